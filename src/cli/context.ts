@@ -1,0 +1,6 @@
+export interface CliContext {
+  positionals: string[];
+  flags: Record<string, string | boolean | undefined>;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}

@@ -1,0 +1,139 @@
+// `frognano env list | add | check`.
+import { checkEnvironment, type CheckResult } from '../env/check.js';
+import { addEnvironment, allEnvironments, findEnvironment } from '../env/registry.js';
+import { LANGUAGES, REPORT_FORMATS, type Language, type ReportFormat } from '../env/spec.js';
+import { selectRuntime } from '../runtime/select.js';
+import type { RuntimeName } from '../runtime/types.js';
+import { Store } from '../store/store.js';
+import { UserError } from '../util/errors.js';
+import { dataDir } from '../util/paths.js';
+import { Progress } from '../util/progress.js';
+import { table } from '../util/table.js';
+import type { CliContext } from './context.js';
+
+export const ENV_HELP = `Usage:
+  frognano env list [--json]
+  frognano env add <path|git-url> [--name N] [--language L] [--test-command CMD --report FMT]
+                   [--test-paths GLOB,...] [--ref REF]
+  frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
+
+env list    the starter environments and those you added, with their last check
+env add     register your repository; a spec is inferred unless it has environment.json
+env check   build the dependency layer, run the reference suite twice in the sandbox,
+            and accept the environment only with >= 80% passing tests and no flaky test`;
+
+export async function envCommand(ctx: CliContext): Promise<number> {
+  const [sub, ...rest] = ctx.positionals;
+  const store = new Store(dataDir(ctx.flags['data-dir'] as string | undefined));
+  try {
+    switch (sub) {
+      case 'list':
+        return list(ctx, store);
+      case 'add':
+        return await add(ctx, store, rest);
+      case 'check':
+        return await check(ctx, store, rest);
+      default:
+        throw new UserError(sub ? `unknown env command "${sub}"` : 'missing env command', 'use list, add or check (see frognano env --help)');
+    }
+  } finally {
+    store.close();
+  }
+}
+
+function list(ctx: CliContext, store: Store): number {
+  const envs = allEnvironments(store);
+  const checks = store.latestChecks();
+  if (ctx.flags.json) {
+    ctx.out(JSON.stringify(envs.map((e) => ({ ...e.spec, builtin: e.builtin, lastCheck: checks.get(e.spec.name) ?? null })), null, 2));
+    return 0;
+  }
+  const rows = envs.map((e) => {
+    const c = checks.get(e.spec.name);
+    return [e.spec.name, e.spec.language, e.builtin ? 'starter' : 'added', c ? (c.accepted ? 'accepted' : 'rejected') : 'unchecked', e.spec.description];
+  });
+  ctx.out(table(['name', 'language', 'kind', 'last check', 'description'], rows));
+  return 0;
+}
+
+async function add(ctx: CliContext, store: Store, rest: string[]): Promise<number> {
+  const target = rest[0];
+  if (!target) throw new UserError('env add needs a repository', 'pass a directory or a git URL: frognano env add ./my-repo');
+  const f = ctx.flags;
+  if (f.language && !LANGUAGES.includes(f.language as Language)) throw new UserError(`unknown language "${f.language}"`, `use ${LANGUAGES.join(', ')}`);
+  if (f.report && !REPORT_FORMATS.includes(f.report as ReportFormat)) throw new UserError(`unknown report format "${f.report}"`, `use ${REPORT_FORMATS.join(', ')}`);
+  const spec = await addEnvironment(store, target, {
+    ...(f.name ? { name: f.name as string } : {}),
+    ...(f.language ? { language: f.language as Language } : {}),
+    ...(f['test-command'] ? { testCommand: f['test-command'] as string } : {}),
+    ...(f.report ? { report: f.report as ReportFormat } : {}),
+    ...(f['test-paths'] ? { testPaths: (f['test-paths'] as string).split(',') } : {}),
+    ...(f.ref ? { ref: f.ref as string } : {}),
+  });
+  ctx.out(JSON.stringify(spec, null, 2));
+  ctx.out(`\nregistered "${spec.name}". Next: frognano env check ${spec.name}`);
+  return 0;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
+
+function report(ctx: CliContext, results: CheckResult[]): void {
+  const rows = results.map((r) => [
+    r.name,
+    r.accepted ? 'ACCEPTED' : 'REJECTED',
+    r.total,
+    r.passed,
+    r.failed,
+    r.skipped,
+    r.flaky,
+    r.runMs.map(seconds).join(' / '),
+  ]);
+  ctx.out(table(['environment', 'verdict', 'tests', 'pass', 'fail', 'skip', 'flaky', 'run 1 / run 2 (s)'], rows));
+  for (const r of results.filter((x) => !x.accepted)) {
+    ctx.out(`\n${r.name} was rejected:`);
+    for (const reason of r.reasons) ctx.out(`  - ${reason}`);
+  }
+  for (const r of results.filter((x) => x.accepted && x.tests.length > 0)) {
+    const slow = [...r.tests].filter((t) => t.meanMs !== undefined).sort((a, b) => b.meanMs! - a.meanMs!)[0];
+    if (slow && slow.meanMs! > 1000) ctx.out(`note: ${r.name}: slowest test ${slow.id} takes ${seconds(slow.meanMs!)} s`);
+  }
+}
+
+async function check(ctx: CliContext, store: Store, names: string[]): Promise<number> {
+  const all = allEnvironments(store);
+  const targets = ctx.flags.all ? all : names.map((n) => findEnvironment(store, n));
+  if (targets.length === 0) throw new UserError('env check needs environment names or --all', 'e.g. frognano env check --all');
+  const runtime = selectRuntime({
+    name: (ctx.flags.runtime as RuntimeName | undefined) ?? 'auto',
+    ...(ctx.flags.image ? { image: ctx.flags.image as string } : {}),
+    warn: ctx.err,
+  });
+  const progress = new Progress(Boolean(ctx.flags.json));
+  const results: CheckResult[] = [];
+  for (const [i, env] of targets.entries()) {
+    const prefix = `[${i + 1}/${targets.length}]`;
+    progress.update(`${prefix} ${env.spec.name}: starting`);
+    const result = await checkEnvironment(env, {
+      dataDir: dataDir(ctx.flags['data-dir'] as string | undefined),
+      runtime,
+      onProgress: (m) => progress.update(`${prefix} ${m}`),
+    });
+    store.recordCheck({
+      env: result.name,
+      runtime: result.runtime,
+      accepted: result.accepted,
+      summary: { ...result, tests: undefined },
+      tests: result.tests.map((t) => ({ id: t.id, statuses: t.statuses, ...(t.meanMs !== undefined ? { durationMs: t.meanMs } : {}) })),
+    });
+    results.push(result);
+  }
+  progress.done();
+  if (ctx.flags.json) ctx.out(JSON.stringify(results, null, 2));
+  else {
+    ctx.out(`runtime: ${runtime.name}${runtime.isolated ? '' : ' (NOT isolated)'}`);
+    report(ctx, results);
+  }
+  return results.every((r) => r.accepted) ? 0 : 1;
+}

@@ -1,0 +1,87 @@
+// The `frognano` command.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SpecError } from '../env/spec.js';
+import { UserError } from '../util/errors.js';
+import { packageRoot } from '../util/paths.js';
+import type { CliContext } from './context.js';
+import { ENV_HELP, envCommand } from './env.js';
+
+const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
+
+Usage: frognano <command> [options]
+
+Commands:
+  env list | add | check    manage the environments tasks are made from (frognano env --help)
+
+Global options:
+  --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
+                    or $FROGNANO_HOME)
+  --runtime NAME    bwrap (default where it works), local (unisolated), docker
+  --json            machine-readable output
+  -h, --help        this help
+  -v, --version     the version`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  json: { type: 'boolean' },
+  all: { type: 'boolean' },
+  'data-dir': { type: 'string' },
+  runtime: { type: 'string' },
+  image: { type: 'string' },
+  name: { type: 'string' },
+  language: { type: 'string' },
+  'test-command': { type: 'string' },
+  report: { type: 'string' },
+  'test-paths': { type: 'string' },
+  ref: { type: 'string' },
+} as const;
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`frognano: ${(err as Error).message}\nRun frognano --help for usage.`);
+    return 2;
+  }
+  const [command, ...positionals] = parsed.positionals;
+  const ctx: CliContext = { positionals, flags: parsed.values, out: io.out, err: io.err };
+  if (parsed.values.version) {
+    io.out(version());
+    return 0;
+  }
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+        io.out(HELP);
+        return 0;
+      case 'env':
+        if (parsed.values.help) {
+          io.out(ENV_HELP);
+          return 0;
+        }
+        return await envCommand(ctx);
+      default:
+        io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof UserError) {
+      io.err(`frognano: ${err.message}${err.hint ? `\n  fix: ${err.hint}` : ''}`);
+      return 2;
+    }
+    if (err instanceof SpecError) {
+      io.err(`frognano: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+}

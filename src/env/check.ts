@@ -1,0 +1,127 @@
+// `env check`: build the dependency layer, run the reference suite twice in
+// fresh sandboxed workspaces, and accept the environment only if the runs are
+// trustworthy, at least 80% of tests pass, and no test is flaky.
+import { join } from 'node:path';
+import { runTests, type TestRun } from '../grading/testrun.js';
+import type { Runtime } from '../runtime/types.js';
+import { Workspace } from '../workspace/workspace.js';
+import { buildEnvironment, type BuiltEnv } from './build.js';
+import type { LoadedEnv } from './load.js';
+
+export const MIN_PASS_SHARE = 0.8;
+
+export interface TestStability {
+  id: string;
+  statuses: string[];
+  flaky: boolean;
+  meanMs?: number;
+}
+
+export interface CheckResult {
+  name: string;
+  accepted: boolean;
+  reasons: string[];
+  runtime: string;
+  tests: TestStability[];
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  flaky: number;
+  runMs: number[];
+  setupMs: number;
+  provisionMs: number[];
+}
+
+export interface CheckOptions {
+  dataDir: string;
+  runtime: Runtime;
+  runs?: number;
+  onProgress?: (message: string) => void;
+}
+
+/** Statuses of every test across runs; a test absent from a run counts as "missing". */
+export function stability(runs: TestRun[]): TestStability[] {
+  const ids = new Set<string>();
+  for (const r of runs) for (const id of r.tests.keys()) ids.add(id);
+  return [...ids].sort().map((id) => {
+    const results = runs.map((r) => r.tests.get(id));
+    const statuses = results.map((t) => t?.status ?? 'missing');
+    const durations = results.map((t) => t?.durationMs).filter((d): d is number => d !== undefined);
+    return {
+      id,
+      statuses,
+      flaky: new Set(statuses).size > 1,
+      ...(durations.length ? { meanMs: durations.reduce((a, b) => a + b, 0) / durations.length } : {}),
+    };
+  });
+}
+
+export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Promise<CheckResult> {
+  const name = env.spec.name;
+  const reasons: string[] = [];
+  const base = { name, runtime: opts.runtime.name, tests: [], total: 0, passed: 0, failed: 0, skipped: 0, flaky: 0, runMs: [], setupMs: 0, provisionMs: [] };
+  let built: BuiltEnv;
+  try {
+    built = await buildEnvironment(env, { dataDir: opts.dataDir, runtime: opts.runtime, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+  } catch (err) {
+    return { ...base, accepted: false, reasons: [`the dependency layer could not be built: ${(err as Error).message}`] };
+  }
+  const runs: TestRun[] = [];
+  const provisionMs: number[] = [];
+  for (let i = 0; i < (opts.runs ?? 2); i++) {
+    opts.onProgress?.(`${name}: reference run ${i + 1} of ${opts.runs ?? 2}`);
+    const t0 = performance.now();
+    const ws = await Workspace.create({ snapshot: built.snapshot, layers: built.layers, runtime: opts.runtime, baseDir: join(opts.dataDir, 'tmp') });
+    provisionMs.push(performance.now() - t0);
+    try {
+      runs.push(await runTests(env.spec, ws));
+    } finally {
+      ws.dispose();
+    }
+  }
+
+  for (const [i, r] of runs.entries()) {
+    if (r.outcome !== 'completed') reasons.push(`run ${i + 1}: ${r.reason}\n${indent(r.outputTail)}`);
+    else if (!r.exitAgrees) reasons.push(`run ${i + 1}: ${r.reason}`);
+  }
+  const tests = stability(runs);
+  const last = runs[runs.length - 1]!;
+  const count = (s: string) => [...last.tests.values()].filter((t) => t.status === s).length;
+  const passed = count('passed');
+  const failed = count('failed') + count('error');
+  const skipped = count('skipped');
+  const total = last.tests.size;
+  const flaky = tests.filter((t) => t.flaky);
+  if (runs.every((r) => r.outcome === 'completed')) {
+    const share = total > 0 ? passed / total : 0;
+    if (share < MIN_PASS_SHARE) {
+      reasons.push(`only ${passed} of ${total} tests pass (${(share * 100).toFixed(0)}%); at least ${MIN_PASS_SHARE * 100}% must pass on the reference code`);
+    }
+    if (flaky.length > 0) {
+      const list = flaky.slice(0, 5).map((t) => `${t.id} (${t.statuses.join(' then ')})`).join('; ');
+      reasons.push(`${flaky.length} flaky test(s) gave different results across runs: ${list}${flaky.length > 5 ? '; …' : ''}`);
+    }
+  }
+  return {
+    ...base,
+    accepted: reasons.length === 0,
+    reasons,
+    tests,
+    total,
+    passed,
+    failed,
+    skipped,
+    flaky: flaky.length,
+    runMs: runs.map((r) => r.durationMs),
+    setupMs: built.setupMs,
+    provisionMs,
+  };
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
+}

@@ -1,0 +1,66 @@
+// All environments FrogNano knows: the bundled starters and those registered
+// with `env add` (kept in the store).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Store } from '../store/store.js';
+import { UserError } from '../util/errors.js';
+import { git } from '../util/git.js';
+import { inferSpec, type InferOptions } from './infer.js';
+import { loadSpecFile, SPEC_FILE, starterEnvs, type LoadedEnv } from './load.js';
+import type { EnvironmentSpec } from './spec.js';
+
+export function allEnvironments(store: Store): LoadedEnv[] {
+  const starters = starterEnvs();
+  const registered = store.environments().map((r) => ({ spec: r.spec, origin: r.origin, baseDir: r.baseDir, builtin: false }));
+  return [...starters, ...registered];
+}
+
+export function findEnvironment(store: Store, name: string): LoadedEnv {
+  const all = allEnvironments(store);
+  const env = all.find((e) => e.spec.name === name);
+  if (!env) {
+    throw new UserError(`no environment named "${name}"`, `known: ${all.map((e) => e.spec.name).join(', ') || '(none)'}; add one with \`frognano env add <path>\``);
+  }
+  return env;
+}
+
+function looksLikeGitUrl(target: string): boolean {
+  return /^(https?|git|ssh|file):\/\//.test(target) || /^[\w.-]+@[\w.-]+:/.test(target) || target.endsWith('.git');
+}
+
+/** Registers a local directory or a git URL; returns the stored spec. */
+export async function addEnvironment(store: Store, target: string, opts: InferOptions & { ref?: string } = {}): Promise<EnvironmentSpec> {
+  let spec: EnvironmentSpec;
+  let baseDir = '/';
+  if (looksLikeGitUrl(target) && !existsSync(target)) {
+    // Inspect a temporary clone; the build step clones again into the data directory.
+    const tmp = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', 'frognano-add-'));
+    try {
+      await git(['clone', '-q', '--depth', '50', target, tmp]);
+      if (opts.ref) await git(['checkout', '-q', '--detach', opts.ref], { cwd: tmp });
+      const ref = opts.ref ?? (await git(['rev-parse', 'HEAD'], { cwd: tmp })).trim();
+      spec = inferSpec(tmp, { git: target, ref }, opts);
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      throw new UserError(`could not clone ${target}: ${(err as Error).message}`, 'check the URL and that this machine can reach it');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  } else {
+    const dir = isAbsolute(target) ? target : resolve(target);
+    if (!existsSync(dir)) throw new UserError(`${target} does not exist`, 'pass a repository directory or a git URL');
+    if (existsSync(join(dir, SPEC_FILE))) {
+      // The directory carries its own spec: keep its source, resolved against it.
+      const own = loadSpecFile(join(dir, SPEC_FILE));
+      spec = opts.name ? { ...own.spec, name: opts.name } : own.spec;
+      baseDir = dir;
+    } else {
+      spec = inferSpec(dir, { path: dir }, opts);
+    }
+  }
+  if (starterEnvs().some((e) => e.spec.name === spec.name)) {
+    throw new UserError(`"${spec.name}" is the name of a starter environment`, 'pass --name <another-name>');
+  }
+  store.addEnvironment(spec, baseDir, `env add ${target}`);
+  return spec;
+}

@@ -1,0 +1,101 @@
+// One run of an environment's test command in a workspace, parsed and judged
+// for trust: a run with no sign that tests ran is an infrastructure failure,
+// and the runner's exit code must agree with the parsed report.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EnvironmentSpec } from '../env/spec.js';
+import { parseReport, type TestResult } from '../report/index.js';
+import { hostPython } from '../runtime/host.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+export type RunOutcome = 'completed' | 'timeout' | 'infra-error';
+
+export interface TestRun {
+  outcome: RunOutcome;
+  /** Why the run is not trustworthy or did not complete. */
+  reason?: string;
+  exitCode: number | null;
+  /** True when a non-zero exit comes with failures in the report and a zero exit without. */
+  exitAgrees: boolean;
+  tests: Map<string, TestResult>;
+  durationMs: number;
+  /** The end of the runner's output, for error messages. */
+  outputTail: string;
+}
+
+const REPORT_FILE = 'report';
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+
+/** The test argv with `{python}` and `{report}` filled in for this workspace. */
+export function testArgv(spec: EnvironmentSpec, ws: Workspace): string[] {
+  const report = `${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`;
+  return spec.test.command.map((arg) => {
+    let out = arg.replaceAll('{report}', report);
+    if (out.includes('{python}')) {
+      const py = hostPython();
+      if (!py) throw new Error('the test command needs {python} but no Python interpreter was found (set FROGNANO_PYTHON)');
+      out = out.replaceAll('{python}', py.executable);
+    }
+    return out;
+  });
+}
+
+function tail(text: string, lines = 15): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+export interface RunTestsOptions {
+  timeoutSec?: number;
+  /** Extra environment variables for the runner. */
+  env?: Record<string, string>;
+}
+
+export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTestsOptions = {}): Promise<TestRun> {
+  const timeoutSec = opts.timeoutSec ?? spec.timeoutSec;
+  const res = await ws.exec({
+    argv: testArgv(spec, ws),
+    env: { ...spec.test.env, ...opts.env },
+    timeoutMs: timeoutSec * 1000,
+  });
+  const outputTail = tail(`${res.stdout}\n${res.stderr}`);
+  const base = { exitCode: res.exitCode, durationMs: res.durationMs, outputTail, tests: new Map<string, TestResult>(), exitAgrees: false };
+  if (res.spawnError) return { ...base, outcome: 'infra-error', reason: `could not start the runtime: ${res.spawnError}` };
+  if (res.timedOut) return { ...base, outcome: 'timeout', reason: `the test run exceeded ${timeoutSec} s and was killed` };
+  if (res.outputLimited) {
+    return { ...base, outcome: 'infra-error', reason: `the test run printed ${res.outputBytes} bytes or more, over the output limit, and was cut off` };
+  }
+
+  let text: string;
+  if (spec.test.report.from === 'file') {
+    const path = join(ws.mounts.outDir, REPORT_FILE);
+    try {
+      const size = statSync(path).size;
+      if (size > MAX_REPORT_BYTES) return { ...base, outcome: 'infra-error', reason: `the report file is ${size} bytes, over the limit` };
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return { ...base, outcome: 'infra-error', reason: 'no sign that tests ran: the runner wrote no report file' };
+    }
+  } else {
+    text = res.stdout;
+  }
+
+  let tests: TestResult[];
+  try {
+    tests = parseReport(spec.test.report.format, text, ws.runtime.workdir(ws.mounts)).tests;
+  } catch (err) {
+    return { ...base, outcome: 'infra-error', reason: `the ${spec.test.report.format} report could not be read: ${(err as Error).message}` };
+  }
+  if (tests.length === 0) return { ...base, outcome: 'infra-error', reason: 'no sign that tests ran: the report lists no test' };
+
+  const failed = tests.some((t) => t.status === 'failed' || t.status === 'error');
+  const exitAgrees = (res.exitCode === 0) === !failed;
+  return {
+    ...base,
+    outcome: 'completed',
+    tests: new Map(tests.map((t) => [t.id, t])),
+    exitAgrees,
+    ...(exitAgrees
+      ? {}
+      : { reason: `the runner exited ${res.exitCode} but its report shows ${failed ? 'failures' : 'no failure'}` }),
+  };
+}

@@ -1,0 +1,142 @@
+// The default runtime: bubblewrap. No network, own pid namespace (killing the
+// sandbox kills every process in it), a read-only view of the system with no
+// home directories or secrets, a read-only dependency layer, and only the
+// workspace and the report directory writable. Commands run as an unprivileged
+// uid of their own so the process-count limit is per sandbox.
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { hostPython } from './host.js';
+import { runProcess } from './process.js';
+import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
+
+const WORKDIR = '/workspace';
+const OUTDIR = '/frognano/out';
+
+// Only what programs need from /etc: never shadow, ssh keys or the like.
+const ETC_FILES = [
+  'alternatives', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'ssl', 'ca-certificates',
+  'localtime', 'nsswitch.conf', 'passwd', 'group', 'hosts', 'mime.types', 'gitconfig',
+];
+
+/** Binds for the system: /usr read-only, the top-level links into it, a little of /etc. */
+export function systemBinds(network: boolean): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+    if (!existsSync(top)) continue;
+    const st = lstatSync(top);
+    if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
+    else args.push('--ro-bind', top, top);
+  }
+  const etc = network ? [...ETC_FILES, 'resolv.conf', 'npmrc'] : ETC_FILES;
+  args.push(...dirs('/etc/x'));
+  for (const name of etc) args.push('--ro-bind-try', `/etc/${name}`, `/etc/${name}`);
+  return args;
+}
+
+/**
+ * Directories bwrap would otherwise create with mode 0700 as parents of a
+ * mount point: the sandbox user could not enter them.
+ */
+function dirs(path: string): string[] {
+  const parts = path.split('/').filter(Boolean).slice(0, -1);
+  return parts.flatMap((_, i) => ['--perms', '0755', '--dir', `/${parts.slice(0, i + 1).join('/')}`]);
+}
+
+/** Processes the current user already runs (RLIMIT_NPROC counts them all). */
+function userProcessCount(): number {
+  const uid = process.getuid?.();
+  let n = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (statSync(`/proc/${pid}`).uid === uid) n++;
+    } catch {
+      /* gone */
+    }
+  }
+  return n;
+}
+
+export function sandboxEnv(extra: Record<string, string>, home: string): Record<string, string> {
+  const py = hostPython();
+  const pyBins = py ? py.prefixes.map((p) => `${p}/bin`) : [];
+  return {
+    PATH: [...pyBins, '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    HOME: home,
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TZ: 'UTC',
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONHASHSEED: '0',
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    CI: '1',
+    ...extra,
+  };
+}
+
+export class BwrapRuntime implements Runtime {
+  readonly name = 'bwrap' as const;
+  readonly isolated = true;
+
+  workdir(): string {
+    return WORKDIR;
+  }
+
+  outPath(): string {
+    return OUTDIR;
+  }
+
+  /**
+   * The full argv: rlimits, then bwrap. As root, bwrap builds the sandbox
+   * without a user namespace and setpriv drops to the workspace's own uid
+   * inside it, so RLIMIT_NPROC counts only this sandbox's processes. As an
+   * ordinary user, bwrap needs a user namespace and the process limit is set
+   * above what the user already runs.
+   */
+  command(m: Mounts, req: ExecRequest): string[] {
+    const limits = { ...DEFAULT_LIMITS, ...req.limits };
+    const mb = 1024 * 1024;
+    const asRoot = process.getuid?.() === 0;
+    const nproc = asRoot ? limits.maxProcs : limits.maxProcs + userProcessCount();
+    const args = [
+      'prlimit',
+      `--data=${limits.memoryMb * mb}`,
+      `--nproc=${nproc}`,
+      `--fsize=${limits.maxFileMb * mb}`,
+      '--core=0',
+      '--',
+      'bwrap',
+      ...(asRoot
+        ? ['--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try', ...(req.network ? [] : ['--unshare-net'])]
+        : ['--unshare-all', ...(req.network ? ['--share-net'] : [])]),
+      '--die-with-parent',
+      '--new-session',
+      ...systemBinds(Boolean(req.network)),
+      '--proc', '/proc',
+      '--dev', '/dev',
+      '--perms', '1777', '--tmpfs', '/tmp',
+    ];
+    for (const prefix of hostPython()?.prefixes ?? []) {
+      if (!prefix.startsWith('/usr/')) args.push(...dirs(prefix), '--ro-bind', prefix, prefix);
+    }
+    args.push('--bind', m.root, WORKDIR);
+    for (const layer of m.layers) args.push('--ro-bind', layer.host, `${WORKDIR}/${layer.rel}`);
+    args.push(...dirs(OUTDIR), '--bind', m.outDir, OUTDIR);
+    args.push('--chdir', req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR, '--');
+    const drop = asRoot ? ['setpriv', `--reuid=${m.uid}`, `--regid=${m.uid}`, '--clear-groups', '--no-new-privs', '--'] : [];
+    return [...args, ...drop, ...req.argv];
+  }
+
+  exec(m: Mounts, req: ExecRequest): Promise<ExecResult> {
+    const limits = { ...DEFAULT_LIMITS, ...req.limits };
+    return runProcess({
+      argv: this.command(m, req),
+      cwd: '/',
+      env: sandboxEnv(req.env ?? {}, '/tmp'),
+      timeoutMs: req.timeoutMs,
+      maxOutputBytes: limits.maxOutputBytes,
+      ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+    });
+  }
+}

@@ -1,0 +1,59 @@
+import type { ProcessResult } from './process.js';
+
+export type RuntimeName = 'bwrap' | 'local' | 'docker';
+
+/** Resource limits applied to every command a runtime runs. */
+export interface Limits {
+  /** Private writable memory per process (RLIMIT_DATA), in MiB. */
+  memoryMb: number;
+  /** Processes the sandbox may hold at once (RLIMIT_NPROC on its own uid). */
+  maxProcs: number;
+  /** Largest file a command may write (RLIMIT_FSIZE), in MiB. */
+  maxFileMb: number;
+  /** stdout plus stderr kept; the command is killed past it. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  memoryMb: 2048,
+  maxProcs: 256,
+  maxFileMb: 256,
+  maxOutputBytes: 8 * 1024 * 1024,
+};
+
+/** What a runtime mounts for one workspace. */
+export interface Mounts {
+  /** Host directory of the workspace (writable). */
+  root: string;
+  /** Read-only dependency layer paths: `rel` inside the workspace, `host` on disk. */
+  layers: { rel: string; host: string }[];
+  /** Host directory for reports the command writes (writable, outside the workspace). */
+  outDir: string;
+  /** Unprivileged uid/gid the sandbox runs as (bwrap); owns root and outDir. */
+  uid: number;
+}
+
+export interface ExecRequest {
+  argv: string[];
+  /** Working directory relative to the workspace root. */
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs: number;
+  /** Allow network access (setup steps only). */
+  network?: boolean;
+  stdin?: string;
+  limits?: Partial<Limits>;
+}
+
+export type ExecResult = ProcessResult;
+
+export interface Runtime {
+  readonly name: RuntimeName;
+  /** False for `local`: model-written code would run on the host. */
+  readonly isolated: boolean;
+  /** Where the workspace root appears to commands. */
+  workdir(m: Mounts): string;
+  /** Where `outDir` appears to commands. */
+  outPath(m: Mounts): string;
+  exec(m: Mounts, req: ExecRequest): Promise<ExecResult>;
+}

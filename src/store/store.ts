@@ -1,0 +1,109 @@
+// The store: one SQLite database in the data directory for the registry of
+// environments and the results of checks. Large artifacts live beside it.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type { EnvironmentSpec } from '../env/spec.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS environments (
+  name TEXT PRIMARY KEY,
+  spec_json TEXT NOT NULL,
+  base_dir TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  added_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS env_checks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  env TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  runtime TEXT NOT NULL,
+  accepted INTEGER NOT NULL,
+  summary_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS env_check_tests (
+  check_id INTEGER NOT NULL REFERENCES env_checks(id) ON DELETE CASCADE,
+  test_id TEXT NOT NULL,
+  statuses TEXT NOT NULL,
+  duration_ms REAL,
+  PRIMARY KEY (check_id, test_id)
+);
+`;
+
+export interface RegisteredEnv {
+  spec: EnvironmentSpec;
+  baseDir: string;
+  origin: string;
+  addedAt: string;
+}
+
+export interface CheckRecord {
+  env: string;
+  runtime: string;
+  accepted: boolean;
+  summary: Record<string, unknown>;
+  tests: { id: string; statuses: string[]; durationMs?: number }[];
+}
+
+export class Store {
+  readonly db: Database.Database;
+
+  constructor(dataDir: string) {
+    this.db = new Database(join(dataDir, 'frognano.db'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec(SCHEMA);
+  }
+
+  addEnvironment(spec: EnvironmentSpec, baseDir: string, origin: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO environments (name, spec_json, base_dir, origin, added_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET spec_json = excluded.spec_json, base_dir = excluded.base_dir, origin = excluded.origin`,
+      )
+      .run(spec.name, JSON.stringify(spec), baseDir, origin, new Date().toISOString());
+  }
+
+  environments(): RegisteredEnv[] {
+    const rows = this.db.prepare('SELECT * FROM environments ORDER BY name').all() as {
+      spec_json: string;
+      base_dir: string;
+      origin: string;
+      added_at: string;
+    }[];
+    return rows.map((r) => ({ spec: JSON.parse(r.spec_json), baseDir: r.base_dir, origin: r.origin, addedAt: r.added_at }));
+  }
+
+  removeEnvironment(name: string): boolean {
+    return this.db.prepare('DELETE FROM environments WHERE name = ?').run(name).changes > 0;
+  }
+
+  recordCheck(rec: CheckRecord): number {
+    const insert = this.db.transaction(() => {
+      const id = Number(
+        this.db
+          .prepare('INSERT INTO env_checks (env, checked_at, runtime, accepted, summary_json) VALUES (?, ?, ?, ?, ?)')
+          .run(rec.env, new Date().toISOString(), rec.runtime, rec.accepted ? 1 : 0, JSON.stringify(rec.summary)).lastInsertRowid,
+      );
+      const stmt = this.db.prepare('INSERT INTO env_check_tests (check_id, test_id, statuses, duration_ms) VALUES (?, ?, ?, ?)');
+      for (const t of rec.tests) stmt.run(id, t.id, t.statuses.join(','), t.durationMs ?? null);
+      return id;
+    });
+    return insert();
+  }
+
+  /** The latest check of each environment. */
+  latestChecks(): Map<string, { accepted: boolean; checkedAt: string; summary: Record<string, unknown> }> {
+    const rows = this.db
+      .prepare(
+        `SELECT env, accepted, checked_at, summary_json FROM env_checks c
+         WHERE id = (SELECT MAX(id) FROM env_checks WHERE env = c.env)`,
+      )
+      .all() as { env: string; accepted: number; checked_at: string; summary_json: string }[];
+    return new Map(rows.map((r) => [r.env, { accepted: r.accepted === 1, checkedAt: r.checked_at, summary: JSON.parse(r.summary_json) }]));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,25 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The frognano package root (where envs/ and docs/ live). */
+export const packageRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+/** The bundled starter environments. */
+export const starterEnvsDir = join(packageRoot, 'envs');
+
+/**
+ * The project data directory: registry, snapshots, dependency layers and
+ * temporary workspaces. `FROGNANO_HOME` overrides the default `./.frognano`.
+ */
+export function dataDir(override?: string): string {
+  const dir = resolve(override ?? process.env.FROGNANO_HOME ?? '.frognano');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function subdir(root: string, ...parts: string[]): string {
+  const dir = join(root, ...parts);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

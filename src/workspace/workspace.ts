@@ -1,0 +1,142 @@
+// A workspace: an isolated, disposable copy of an environment at some state.
+//
+// Layout of one workspace directory (only repo/ is visible to commands):
+//   ws-<pid>-<id>/repo/     the work tree, holding one fresh commit and no remote
+//   ws-<pid>-<id>/trusted/  FrogNano's own git dir for the same tree: diffs and
+//                           resets use it, so nothing done inside the sandbox
+//                           (commits, config, hooks) can change what they report
+//   ws-<pid>-<id>/out/      reports written by test runners
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { git } from '../util/git.js';
+import type { ExecRequest, ExecResult, Mounts, Runtime } from '../runtime/types.js';
+import { sweepOrphans, track, untrack } from './cleanup.js';
+
+const run = promisify(execFile);
+
+export interface WorkspaceOptions {
+  /** Directory holding the environment's source at its reference state. */
+  snapshot: string;
+  layers: { rel: string; host: string }[];
+  runtime: Runtime;
+  /** Parent directory for workspaces (inside the data directory). */
+  baseDir: string;
+  /** A patch applied before the workspace's single commit (e.g. a task's bug). */
+  patch?: string;
+}
+
+let counter = 0;
+let swept = false;
+
+/** A distinct unprivileged uid per workspace, so process limits are per sandbox. */
+function nextUid(): number {
+  counter = (counter + 1) % 64;
+  return 200000 + ((process.pid % 4096) * 64 + counter);
+}
+
+export class Workspace {
+  private disposed = false;
+
+  private constructor(
+    readonly dir: string,
+    readonly runtime: Runtime,
+    readonly mounts: Mounts,
+    private readonly layerPaths: string[],
+  ) {}
+
+  get root(): string {
+    return this.mounts.root;
+  }
+
+  private get trusted() {
+    return { gitDir: join(this.dir, 'trusted'), workTree: this.root };
+  }
+
+  static async create(opts: WorkspaceOptions): Promise<Workspace> {
+    mkdirSync(opts.baseDir, { recursive: true });
+    if (!swept) {
+      swept = true;
+      sweepOrphans(opts.baseDir);
+    }
+    const dir = mkdtempSync(join(opts.baseDir, `ws-${process.pid}-`));
+    track(dir);
+    try {
+      const root = join(dir, 'repo');
+      const outDir = join(dir, 'out');
+      // Copy-on-write where the file system supports it, a fast copy elsewhere.
+      await run('cp', ['-a', '--reflink=auto', opts.snapshot, root]);
+      mkdirSync(outDir);
+      const layerPaths = opts.layers.map((l) => l.rel);
+      for (const rel of layerPaths) {
+        rmSync(join(root, rel), { recursive: true, force: true });
+        mkdirSync(join(root, rel), { recursive: true }); // mount point for the read-only layer
+      }
+      const exclude = layerPaths.map((p) => `/${p}`).join('\n') + '\n';
+      const gitDir = join(dir, 'trusted');
+      await git(['init', '-q', '--template=', '-b', 'main', '--bare', gitDir]);
+      await git(['config', 'core.bare', 'false'], { gitDir });
+      mkdirSync(join(gitDir, 'info'), { recursive: true });
+      writeFileSync(join(gitDir, 'info', 'exclude'), exclude);
+      const ws = { gitDir, workTree: root };
+      if (opts.patch) await git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: opts.patch });
+      await git(['add', '-A'], ws);
+      await git(['commit', '-q', '--no-verify', '--no-gpg-sign', '--allow-empty', '-m', 'workspace'], ws);
+      // The sandbox sees its own copy of that one commit as repo/.git.
+      cpSync(gitDir, join(root, '.git'), { recursive: true });
+      const uid = nextUid();
+      if (process.getuid?.() === 0 && opts.runtime.isolated) {
+        await run('chown', ['-R', `${uid}:${uid}`, root, outDir]);
+      }
+      return new Workspace(dir, opts.runtime, { root, layers: opts.layers, outDir, uid }, layerPaths);
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      untrack(dir);
+      throw err;
+    }
+  }
+
+  exec(req: ExecRequest): Promise<ExecResult> {
+    if (this.disposed) throw new Error('workspace already disposed');
+    return this.runtime.exec(this.mounts, req);
+  }
+
+  /**
+   * The change from the workspace's commit to the current files, as a git
+   * patch. Computed with FrogNano's own git dir, so commits or history
+   * rewritten inside the sandbox cannot hide a change.
+   */
+  async diff(): Promise<string> {
+    await git(['add', '-A'], this.trusted);
+    return git(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], this.trusted);
+  }
+
+  /** Back to the workspace's commit: changes undone, new files removed. */
+  async reset(): Promise<void> {
+    await git(['reset', '-q', '--hard', 'HEAD'], this.trusted);
+    await git(['clean', '-q', '-fdx', ...this.layerPaths.flatMap((p) => ['-e', `/${p}`])], this.trusted);
+    rmSync(join(this.root, '.git'), { recursive: true, force: true });
+    cpSync(this.trusted.gitDir, join(this.root, '.git'), { recursive: true });
+    rmSync(this.mounts.outDir, { recursive: true, force: true });
+    mkdirSync(this.mounts.outDir);
+    if (process.getuid?.() === 0 && this.runtime.isolated) {
+      const id = `${this.mounts.uid}:${this.mounts.uid}`;
+      await run('chown', ['-R', id, this.root, this.mounts.outDir]);
+    }
+  }
+
+  /** Writes a file into the work tree from the host (e.g. restoring hidden tests). */
+  writeFile(rel: string, content: string | Buffer): void {
+    const path = join(this.root, rel);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, content);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    rmSync(this.dir, { recursive: true, force: true });
+    untrack(this.dir);
+  }
+}
