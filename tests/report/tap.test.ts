@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseTap } from '../../src/report/tap.js';
+import { fixture, statuses } from '../helpers/fixtures.js';
+
+describe('TAP parser (node:test output)', () => {
+  it('gives a status per test with suite paths, skips, todos, failures and hook failures', () => {
+    const report = parseTap(fixture('reports/node-tap.txt'));
+    assert.deepEqual(statuses(report.tests), {
+      'math > adds': 'passed',
+      'math > fails on purpose': 'failed',
+      'math > skipped one': 'skipped',
+      'math > todo one': 'skipped',
+      'math > nested > adds': 'passed',
+      'math > nested > throws': 'failed',
+      'hooks > never really runs': 'failed',
+      hooks: 'error', // the suite's own failure (its before hook) is recorded too
+      'other > adds': 'passed',
+      'other > name with # hash and \\ backslash': 'passed',
+      'math > adds [2]': 'passed',
+    });
+    assert.equal(report.declaredTotal, 10);
+  });
+
+  it('keeps same-named tests in different suites and files apart', () => {
+    const ids = parseTap(fixture('reports/node-tap.txt')).tests.map((t) => t.id);
+    for (const id of ['math > adds', 'math > nested > adds', 'other > adds', 'math > adds [2]']) assert.ok(ids.includes(id), id);
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('carries the failure message and duration', () => {
+    const t = parseTap(fixture('reports/node-tap.txt')).tests.find((x) => x.id === 'math > nested > throws')!;
+    assert.match(t.message ?? '', /boom/);
+    assert.ok((t.durationMs ?? -1) >= 0);
+  });
+
+  it('reads output where a test file failed to import (the tests of that file are absent)', () => {
+    const report = parseTap(fixture('reports/node-tap-import-error.txt'));
+    assert.equal(report.tests.length, 11);
+    assert.ok(report.tests.every((t) => !t.id.includes('nope')));
+  });
+
+  it('reads the multi-process output of node --test', () => {
+    const report = parseTap(fixture('reports/node-tap-multiprocess.txt'));
+    assert.equal(statuses(report.tests)['math > nested > throws'], 'failed');
+    assert.equal(report.tests.length, 11);
+  });
+
+  it('keeps the tests of a parent that never closed (a crash mid-run)', () => {
+    const text = ['TAP version 13', '# Subtest: outer', '    # Subtest: first', '    ok 1 - first', '    # Subtest: second', '    not ok 2 - second'].join('\n');
+    assert.deepEqual(statuses(parseTap(text).tests), { 'outer > first': 'passed', 'outer > second': 'failed' });
+  });
+
+  it('rejects text that is not TAP', () => {
+    assert.throws(() => parseTap('Error: cannot find module\n    at x (y.js:1:1)'), /not a TAP report/);
+  });
+});
