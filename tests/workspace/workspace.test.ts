@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { selectRuntime } from '../../src/runtime/select.js';
+import { Workspace } from '../../src/workspace/workspace.js';
+import { sweepOrphans } from '../../src/workspace/cleanup.js';
+import { git } from '../../src/util/git.js';
+import { makeSnapshot, makeWorkspace, tempDir, waitFor } from '../helpers/workspace.js';
+
+const runtime = selectRuntime({ warn: () => {} });
+const files = { 'src/lib.py': 'def f():\n    return 1\n', 'tests/test_lib.py': 'from src.lib import f\n' };
+
+describe('workspaces', () => {
+  it('hold exactly one fresh commit, no remote, no tags and no reflog history', async () => {
+    const ws = await makeWorkspace(runtime, files);
+    try {
+      const gitDir = join(ws.root, '.git');
+      assert.equal((await git(['rev-list', '--all', '--count'], { gitDir })).trim(), '1');
+      assert.equal((await git(['remote'], { gitDir })).trim(), '');
+      assert.equal((await git(['tag'], { gitDir })).trim(), '');
+      assert.equal((await git(['stash', 'list'], { gitDir, workTree: ws.root })).trim(), '');
+      assert.equal(existsSync(join(gitDir, 'hooks')), false);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('apply a patch before their commit, so history does not show the original', async () => {
+    const patch = [
+      'diff --git a/src/lib.py b/src/lib.py',
+      '--- a/src/lib.py',
+      '+++ b/src/lib.py',
+      '@@ -1,2 +1,2 @@',
+      ' def f():',
+      '-    return 1',
+      '+    return 2',
+      '',
+    ].join('\n');
+    const ws = await Workspace.create({ snapshot: makeSnapshot(files), layers: [], runtime, baseDir: tempDir(), patch });
+    try {
+      assert.match(readFileSync(join(ws.root, 'src/lib.py'), 'utf8'), /return 2/);
+      const log = await git(['log', '--all', '-p'], { gitDir: join(ws.root, '.git') });
+      assert.doesNotMatch(log, /return 1/);
+      assert.equal(await ws.diff(), '');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('diff against their commit even when the sandboxed code commits its change', async () => {
+    const ws = await makeWorkspace(runtime, files);
+    try {
+      writeFileSync(join(ws.root, 'src/lib.py'), 'def f():\n    return 42\n');
+      writeFileSync(join(ws.root, 'new.txt'), 'new\n');
+      await git(['add', '-A'], { gitDir: join(ws.root, '.git'), workTree: ws.root });
+      await git(['commit', '-qm', 'hide it'], { gitDir: join(ws.root, '.git'), workTree: ws.root });
+      const diff = await ws.diff();
+      assert.match(diff, /\+    return 42/);
+      assert.match(diff, /new\.txt/);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('reset to their commit: edits undone and new files removed', async () => {
+    const ws = await makeWorkspace(runtime, files);
+    try {
+      writeFileSync(join(ws.root, 'src/lib.py'), 'broken');
+      writeFileSync(join(ws.root, 'junk.txt'), 'junk');
+      await ws.reset();
+      assert.equal(await ws.diff(), '');
+      assert.equal(existsSync(join(ws.root, 'junk.txt')), false);
+      assert.match(readFileSync(join(ws.root, 'src/lib.py'), 'utf8'), /return 1/);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('are removed on dispose', async () => {
+    const base = tempDir();
+    const ws = await makeWorkspace(runtime, files, base);
+    assert.equal(readdirSync(base).length, 1);
+    ws.dispose();
+    assert.deepEqual(readdirSync(base), []);
+  });
+
+  it('are removed when the process is interrupted (Ctrl-C)', async () => {
+    const base = tempDir();
+    const snapshot = makeSnapshot(files);
+    const script = `
+      import { Workspace } from ${JSON.stringify(new URL('../../src/workspace/workspace.ts', import.meta.url).href)};
+      import { LocalRuntime } from ${JSON.stringify(new URL('../../src/runtime/local.ts', import.meta.url).href)};
+      await Workspace.create({ snapshot: ${JSON.stringify(snapshot)}, layers: [], runtime: new LocalRuntime(), baseDir: ${JSON.stringify(base)} });
+      console.log('READY');
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('READY') && resolve()));
+    assert.equal(readdirSync(base).length, 1);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    assert.equal(code, 130);
+    assert.deepEqual(readdirSync(base), []);
+  });
+
+  it('left by a crashed process are swept by the next one', async () => {
+    const base = tempDir();
+    const snapshot = makeSnapshot(files);
+    const script = `
+      import { Workspace } from ${JSON.stringify(new URL('../../src/workspace/workspace.ts', import.meta.url).href)};
+      import { LocalRuntime } from ${JSON.stringify(new URL('../../src/runtime/local.ts', import.meta.url).href)};
+      await Workspace.create({ snapshot: ${JSON.stringify(snapshot)}, layers: [], runtime: new LocalRuntime(), baseDir: ${JSON.stringify(base)} });
+      console.log('READY');
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('READY') && resolve()));
+    child.kill('SIGKILL'); // no handler runs
+    await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(readdirSync(base).length, 1, 'the crash left its workspace');
+    assert.equal(sweepOrphans(base), 1);
+    assert.ok(await waitFor(() => readdirSync(base).length === 0));
+  });
+});
