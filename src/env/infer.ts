@@ -76,9 +76,7 @@ function inferJs(dir: string): Inferred {
     return { setup, layer, command: ['node', 'node_modules/jest/bin/jest.js', '--ci', '--json', `--outputFile={report}`], report: 'jest-json', from: 'file', env: {}, testPaths: paths };
   }
   const dirs = testPaths.map((p) => p.replace(/\/\*\*$/, ''));
-  if (dirs.length === 0) {
-    throw new UserError(`could not find the tests of ${dir} (no test/, tests/, __tests__/ or spec/ directory)`, 'pass --test-command "<runner with a machine-readable reporter>" and --test-paths "<glob>"');
-  }
+  if (dirs.length === 0) return { setup, layer, command: [], report: 'tap', from: 'stdout', env: {}, testPaths: paths };
   const loader = existsSync(join(dir, 'tsconfig.json')) && deps.tsx ? ['--import', 'tsx'] : [];
   return { setup, layer, command: ['node', ...loader, '--test', '--test-reporter=tap', ...dirs], report: 'tap', from: 'stdout', env: {}, testPaths: paths };
 }
@@ -115,6 +113,9 @@ export function inferSpec(dir: string, source: EnvironmentSpec['source'], opts: 
     throw new UserError('--test-command needs --report to say how to read its output', 'pass --report tap|junit|jest-json');
   }
   const command = opts.testCommand ? opts.testCommand.split(/\s+/).filter(Boolean) : inferred.command;
+  if (command.length === 0) {
+    throw new UserError(`could not find the tests of ${dir} (no test/, tests/, __tests__/ or spec/ directory)`, 'pass --test-command "<runner with a machine-readable reporter>", --report and --test-paths "<glob>"');
+  }
   const report = opts.report ?? inferred.report;
   const from = opts.testCommand ? (command.some((a) => a.includes('{report}')) ? 'file' : 'stdout') : inferred.from;
   return validateSpec(
