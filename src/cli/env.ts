@@ -95,10 +95,13 @@ function report(ctx: CliContext, results: CheckResult[]): void {
     ctx.out(`\n${r.name} was rejected:`);
     for (const reason of r.reasons) ctx.out(`  - ${reason}`);
   }
-  for (const r of results.filter((x) => x.accepted && x.tests.length > 0)) {
-    const slow = [...r.tests].filter((t) => t.meanMs !== undefined).sort((a, b) => b.meanMs! - a.meanMs!)[0];
-    if (slow && slow.meanMs! > 1000) ctx.out(`note: ${r.name}: slowest test ${slow.id} takes ${seconds(slow.meanMs!)} s`);
+  const timed = results.filter((x) => x.tests.some((t) => t.meanMs !== undefined));
+  if (timed.length > 0) ctx.out('\nslowest tests (mean of the runs):');
+  for (const r of timed) {
+    const slow = r.tests.filter((t) => t.meanMs !== undefined).sort((a, b) => b.meanMs! - a.meanMs!).slice(0, 2);
+    ctx.out(`  ${r.name}: ${slow.map((t) => `${t.id} ${t.meanMs!.toFixed(1)} ms`).join('; ')}`);
   }
+  ctx.out('per-test statuses of every run: --json, or the env_check_tests table in the store');
 }
 
 async function check(ctx: CliContext, store: Store, names: string[]): Promise<number> {
