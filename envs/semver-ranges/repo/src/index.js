@@ -1,0 +1,47 @@
+// Public entry point of semver-ranges.
+export {
+  SemVer,
+  SemVerError,
+  MAX_LENGTH,
+  parse,
+  tryParse,
+  valid,
+  clean,
+  coerce,
+  major,
+  minor,
+  patch,
+  prerelease,
+} from './version.js';
+export {
+  compareIdentifiers,
+  rcompareIdentifiers,
+  compareMain,
+  comparePre,
+  compare,
+  compareBuild,
+  rcompare,
+  eq,
+  neq,
+  gt,
+  gte,
+  lt,
+  lte,
+  cmp,
+  sort,
+  rsort,
+  diff,
+} from './compare.js';
+export { RELEASE_TYPES, bumpPrerelease, increment, inc, incAll } from './increment.js';
+export {
+  Comparator,
+  Range,
+  parsePartial,
+  parseComparatorSet,
+  satisfies,
+  validRange,
+  maxSatisfying,
+  minSatisfying,
+  filterSatisfying,
+  minVersion,
+} from './range.js';
