@@ -7,6 +7,7 @@ import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { CliContext } from './context.js';
 import { ENV_HELP, envCommand } from './env.js';
+import { SYNTH_HELP, synthCommand } from './synth.js';
 
 const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
 
@@ -14,6 +15,7 @@ Usage: frognano <command> [options]
 
 Commands:
   env list | add | check    manage the environments tasks are made from (frognano env --help)
+  synth                     synthesize and validate tasks (frognano synth --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -37,6 +39,20 @@ const OPTIONS = {
   report: { type: 'string' },
   'test-paths': { type: 'string' },
   ref: { type: 'string' },
+  env: { type: 'string' },
+  n: { type: 'string' },
+  strategy: { type: 'string' },
+  operators: { type: 'string' },
+  workers: { type: 'string' },
+  seed: { type: 'string' },
+  hint: { type: 'string' },
+  visibility: { type: 'string' },
+  out: { type: 'string' },
+  'reference-runs': { type: 'string' },
+  'candidate-runs': { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
 } as const;
 
 function version(): string {
@@ -69,6 +85,12 @@ export async function main(argv: string[], io = { out: console.log, err: console
           return 0;
         }
         return await envCommand(ctx);
+      case 'synth':
+        if (parsed.values.help) {
+          io.out(SYNTH_HELP);
+          return 0;
+        }
+        return await synthCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

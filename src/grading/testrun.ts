@@ -86,6 +86,9 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
     return { ...base, outcome: 'infra-error', reason: `the ${spec.test.report.format} report could not be read: ${(err as Error).message}` };
   }
   if (tests.length === 0) return { ...base, outcome: 'infra-error', reason: 'no sign that tests ran: the report lists no test' };
+  // Test files relative to the repository root, whatever the runtime calls it.
+  const root = `${ws.runtime.workdir(ws.mounts)}/`;
+  tests = tests.map((t) => (t.file?.startsWith(root) ? { ...t, file: t.file.slice(root.length) } : t));
 
   const failed = tests.some((t) => t.status === 'failed' || t.status === 'error');
   const exitAgrees = (res.exitCode === 0) === !failed;

@@ -76,7 +76,8 @@ function flatten(points: Point[], prefix: string[], out: TestResult[]): void {
     if (p.yaml.type === 'suite' && p.ok) continue; // an empty suite holds no test
     const status = p.yaml.type === 'suite' ? 'error' : statusOf(p);
     const message = p.ok ? undefined : firstLines(p.yaml.error ?? p.yaml.failureType ?? '');
-    out.push({ id: path.join(' > '), status, ...base, ...(message ? { message } : {}) });
+    const file = p.yaml.location?.replace(/:\d+:\d+$/, '');
+    out.push({ id: path.join(' > '), status, ...base, ...(message ? { message } : {}), ...(file ? { file } : {}) });
   }
 }
 

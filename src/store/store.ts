@@ -20,6 +20,18 @@ CREATE TABLE IF NOT EXISTS env_checks (
   accepted INTEGER NOT NULL,
   summary_json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS tasks (
+  id TEXT PRIMARY KEY,
+  env TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  dir TEXT NOT NULL,
+  bug_key TEXT NOT NULL,
+  f2p INTEGER NOT NULL,
+  p2p INTEGER NOT NULL,
+  knobs_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tasks_env ON tasks(env);
 CREATE TABLE IF NOT EXISTS env_check_tests (
   check_id INTEGER NOT NULL REFERENCES env_checks(id) ON DELETE CASCADE,
   test_id TEXT NOT NULL,
@@ -101,6 +113,23 @@ export class Store {
       )
       .all() as { env: string; accepted: number; checked_at: string; summary_json: string }[];
     return new Map(rows.map((r) => [r.env, { accepted: r.accepted === 1, checkedAt: r.checked_at, summary: JSON.parse(r.summary_json) }]));
+  }
+
+  addTask(t: { id: string; env: string; strategy: string; dir: string; bugKey: string; f2p: number; p2p: number; knobs: unknown }): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO tasks (id, env, strategy, dir, bug_key, f2p, p2p, knobs_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(t.id, t.env, t.strategy, t.dir, t.bugKey, t.f2p, t.p2p, JSON.stringify(t.knobs), new Date().toISOString());
+  }
+
+  /** Bug keys of the stored tasks of an environment (to reject duplicates). */
+  taskBugKeys(env: string): string[] {
+    return (this.db.prepare('SELECT bug_key FROM tasks WHERE env = ?').all(env) as { bug_key: string }[]).map((r) => r.bug_key);
+  }
+
+  taskCount(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n;
   }
 
   close(): void {

@@ -25,6 +25,8 @@ export interface WorkspaceOptions {
   baseDir: string;
   /** A patch applied before the workspace's single commit (e.g. a task's bug). */
   patch?: string;
+  /** Files removed before the commit (e.g. hidden tests), relative to the root. */
+  removeFiles?: string[];
 }
 
 let counter = 0;
@@ -81,6 +83,7 @@ export class Workspace {
       writeFileSync(join(gitDir, 'info', 'exclude'), exclude);
       const ws = { gitDir, workTree: root };
       if (opts.patch) await git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: opts.patch });
+      for (const rel of opts.removeFiles ?? []) rmSync(join(root, rel), { force: true });
       await git(['add', '-A'], ws);
       await git(['commit', '-q', '--no-verify', '--no-gpg-sign', '--allow-empty', '-m', 'workspace'], ws);
       // The sandbox sees its own copy of that one commit as repo/.git.
@@ -124,6 +127,11 @@ export class Workspace {
       const id = `${this.mounts.uid}:${this.mounts.uid}`;
       await run('chown', ['-R', id, this.root, this.mounts.outDir]);
     }
+  }
+
+  /** Applies a patch to the work tree from the host, without committing it. */
+  async applyPatch(patch: string): Promise<void> {
+    await git(['apply', '--whitespace=nowarn', '-'], { ...this.trusted, input: patch });
   }
 
   /** Writes a file into the work tree from the host (e.g. restoring hidden tests). */

@@ -1,6 +1,6 @@
 import type { Node, SyntaxLanguage } from '../syntax.js';
 
-export type Family = 'operations' | 'control' | 'removal' | 'class';
+export type Family = 'operations' | 'control' | 'removal' | 'class' | 'llm';
 
 /** One text replacement in a file: [start, end) in string indices. */
 export interface Edit {

@@ -1,0 +1,60 @@
+// Task directories: self-describing, one file per concern.
+//   task.json         id, knobs, provenance, statistics
+//   instruction.md    what the agent is told
+//   bug.patch         introduces the bug into the environment's snapshot
+//   fix.patch         the reference fix
+//   tests.json        FAIL_TO_PASS, PASS_TO_PASS, hidden test files
+//   environment.json  the environment's spec and source hash it was made on
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateSpec } from '../env/spec.js';
+import { TASK_SCHEMA, type Strategy, type Task } from './task.js';
+
+export function taskId(envName: string, strategy: Strategy, bugPatch: string): string {
+  return `${envName}.${strategy}__${createHash('sha256').update(bugPatch).digest('hex').slice(0, 8)}`;
+}
+
+export function writeTask(root: string, task: Task): string {
+  const dir = join(root, task.id);
+  mkdirSync(dir, { recursive: true });
+  const { bugPatch, fixPatch, instruction, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, env, ...meta } = task;
+  writeFileSync(join(dir, 'task.json'), JSON.stringify({ ...meta, env: { name: env.name, hash: env.hash } }, null, 2) + '\n');
+  writeFileSync(join(dir, 'instruction.md'), instruction);
+  writeFileSync(join(dir, 'bug.patch'), bugPatch);
+  writeFileSync(join(dir, 'fix.patch'), fixPatch);
+  writeFileSync(join(dir, 'tests.json'), JSON.stringify({ FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles }, null, 2) + '\n');
+  writeFileSync(join(dir, 'environment.json'), JSON.stringify({ ...env.spec, 'x-frognano-source-hash': env.hash }, null, 2) + '\n');
+  return dir;
+}
+
+export function readTask(dir: string): Task {
+  const need = ['task.json', 'instruction.md', 'bug.patch', 'fix.patch', 'tests.json', 'environment.json'];
+  const missing = need.filter((f) => !existsSync(join(dir, f)));
+  if (missing.length) throw new Error(`${dir} is not a task directory: missing ${missing.join(', ')}`);
+  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+  const meta = JSON.parse(read('task.json'));
+  if (meta.schema !== TASK_SCHEMA) throw new Error(`${dir}/task.json: schema is ${JSON.stringify(meta.schema)}, expected ${TASK_SCHEMA}`);
+  const tests = JSON.parse(read('tests.json'));
+  const { 'x-frognano-source-hash': hash, ...rawSpec } = JSON.parse(read('environment.json'));
+  return {
+    ...meta,
+    env: { name: meta.env.name, hash: hash ?? meta.env.hash, spec: validateSpec(rawSpec, join(dir, 'environment.json')) },
+    instruction: read('instruction.md'),
+    bugPatch: read('bug.patch'),
+    fixPatch: read('fix.patch'),
+    FAIL_TO_PASS: tests.FAIL_TO_PASS,
+    PASS_TO_PASS: tests.PASS_TO_PASS,
+    hiddenFiles: tests.hiddenFiles ?? [],
+  };
+}
+
+/** Every task directory under root. */
+export function readTasks(root: string): Task[] {
+  if (!existsSync(root)) return [];
+  if (existsSync(join(root, 'task.json'))) return [readTask(root)];
+  return readdirSync(root)
+    .filter((d) => existsSync(join(root, d, 'task.json')))
+    .sort()
+    .map((d) => readTask(join(root, d)));
+}

@@ -1,0 +1,70 @@
+// The instruction writer: what the agent is told, from the failing tests, at
+// three hint levels. It never reveals the fix: an instruction holding any code
+// line the fix adds is rejected.
+import { addedLines } from '../util/diff.js';
+import type { HintLevel } from '../task/task.js';
+
+export interface InstructionInput {
+  envName: string;
+  language: string;
+  f2p: string[];
+  /** Failure output per failing test, from the candidate run. */
+  failures: Record<string, string>;
+  hint: HintLevel;
+}
+
+const MAX_TESTS = 5;
+const MAX_LINES = 8;
+
+function clip(text: string): string {
+  const lines = text.trim().split('\n');
+  const kept = lines.slice(0, MAX_LINES).map((l) => l.slice(0, 200));
+  return kept.join('\n') + (lines.length > MAX_LINES ? '\n…' : '');
+}
+
+/**
+ * An observed wrong behaviour, in words, from a failure message: the values
+ * an assertion compared, with test names and file paths left out.
+ */
+export function symptomOf(message: string): string | null {
+  const js = /(?:Expected values to be (?:strictly|loosely) (?:deep-)?equal:[\s\S]*?\n\s*\n?)?([^\n]+?) !== ([^\n]+)/.exec(message);
+  if (js) return `a result was ${js[1]!.trim()} where ${js[2]!.trim()} was expected`;
+  const py = /assert (.+?) == (.+?)(?:\n|$)/.exec(message);
+  if (py && !/\(|\[/.test(py[1]!)) return `a result was ${py[1]!.trim()} where ${py[2]!.trim()} was expected`;
+  const err = /\b(\w*(?:Error|Exception))\b:?\s*([^\n]*)/.exec(message);
+  if (err) return `an unexpected ${err[1]} is raised${err[2] ? ` ("${err[2]!.trim().slice(0, 120)}")` : ''}`;
+  return null;
+}
+
+export function writeInstruction(input: InstructionInput): string {
+  const n = input.f2p.length;
+  const closing = 'Fix the source code so that the behaviour is correct. Do not modify the tests.';
+  switch (input.hint) {
+    case 'minimal':
+      return `Something is broken in this ${input.language} project (${input.envName}): ${n === 1 ? 'a test fails' : `${n} tests fail`}. Find and fix the bug.\n\n${closing}\n`;
+    case 'symptom': {
+      const seen = new Set<string>();
+      for (const id of input.f2p) {
+        const s = symptomOf(input.failures[id] ?? '');
+        if (s) seen.add(s);
+        if (seen.size >= 3) break;
+      }
+      const observed = seen.size > 0 ? [...seen].map((s) => `- ${s}`).join('\n') : '- some results are wrong';
+      return `## Bug report\n\nAfter a recent change, parts of ${input.envName} misbehave. Observed:\n\n${observed}\n\n${closing}\n`;
+    }
+    case 'full': {
+      const shown = input.f2p.slice(0, MAX_TESTS);
+      const parts = shown.map((id) => `### ${id}\n\n\`\`\`\n${clip(input.failures[id] ?? 'the test did not run')}\n\`\`\``);
+      const more = n > shown.length ? `\n\n(and ${n - shown.length} more failing tests)` : '';
+      return `These tests fail:\n\n${parts.join('\n\n')}${more}\n\n${closing}\n`;
+    }
+  }
+}
+
+/** The fix's added code lines that appear in the instruction (empty: no leak). */
+export function instructionLeaks(instruction: string, fixPatch: string): string[] {
+  const text = instruction.replace(/\s+/g, ' ');
+  return addedLines(fixPatch)
+    .map((l) => l.trim().replace(/\s+/g, ' '))
+    .filter((l) => l.length >= 6 && /[A-Za-z0-9_]/.test(l) && text.includes(l));
+}

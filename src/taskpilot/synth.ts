@@ -1,0 +1,244 @@
+// `synth`: generate candidates in each environment, validate them in parallel
+// sandboxed workspaces, write the valid ones as task directories, and count
+// everything (per strategy and per operator) for the yield table.
+import { buildEnvironment, type BuiltEnv } from '../env/build.js';
+import type { LoadedEnv } from '../env/load.js';
+import type { Runtime } from '../runtime/types.js';
+import { writeTask, taskId } from '../task/io.js';
+import type { HintLevel, Strategy, Task, TestVisibility } from '../task/task.js';
+import { TASK_SCHEMA } from '../task/task.js';
+import { fileDiff } from '../util/diff.js';
+import { pool } from '../util/pool.js';
+import { combineCandidates } from './combine.js';
+import { instructionLeaks, writeInstruction } from './instructions.js';
+import type { LlmGenerator } from './llm.js';
+import { proceduralAttempts, type BugEdit } from './procedural/generate.js';
+import { sourceFiles } from './sources.js';
+import { EnvValidator, type RejectReason } from './validate.js';
+
+export const STRATEGIES: Strategy[] = ['procedural', 'combine', 'llm-modify', 'llm-rewrite'];
+
+export interface SynthOptions {
+  envs: LoadedEnv[];
+  /** Candidates per environment and strategy. */
+  n: number;
+  strategies: Strategy[];
+  workers: number;
+  seed: number;
+  hint: HintLevel;
+  visibility: TestVisibility;
+  outDir: string;
+  dataDir: string;
+  runtime: Runtime;
+  operators?: string[];
+  llm?: LlmGenerator;
+  referenceRuns?: number;
+  candidateRuns?: number;
+  onProgress?: (s: SynthStats) => void;
+  onTask?: (t: Task) => void;
+  /** Patch keys of bugs already stored for an environment: duplicates are rejected. */
+  knownBugKeys?: (env: string) => string[];
+}
+
+export type Outcome = RejectReason | 'no-site' | 'unparseable' | 'no-change' | 'valid';
+
+export interface Counts {
+  candidates: number;
+  applied: number;
+  valid: number;
+  outcomes: Partial<Record<Outcome, number>>;
+}
+
+export interface SynthStats {
+  byStrategy: Record<string, Counts>;
+  byOperator: Record<string, Counts>;
+  byEnv: Record<string, Counts>;
+  planned: number;
+  done: number;
+  tasks: Task[];
+  errors: string[];
+}
+
+/** One candidate on its way to the validator. */
+export interface Candidate {
+  env: string;
+  strategy: Strategy;
+  operators: string[];
+  edits: BugEdit[];
+  seeds: number[];
+  files: Record<string, { before: string; after: string }>;
+  parents?: string[];
+  model?: string;
+}
+
+function counts(): Counts {
+  return { candidates: 0, applied: 0, valid: 0, outcomes: {} };
+}
+
+function tally(stats: SynthStats, keys: { strategy: string; operators: string[]; env: string }, outcome: Outcome): void {
+  const targets = [
+    (stats.byStrategy[keys.strategy] ??= counts()),
+    (stats.byEnv[keys.env] ??= counts()),
+    ...keys.operators.map((op) => (stats.byOperator[op] ??= counts())),
+  ];
+  for (const c of targets) {
+    c.candidates++;
+    if (!['no-site', 'unparseable', 'no-change'].includes(outcome)) c.applied++;
+    if (outcome === 'valid') c.valid++;
+    c.outcomes[outcome] = (c.outcomes[outcome] ?? 0) + 1;
+  }
+  stats.done++;
+}
+
+function patches(files: Candidate['files']): { bugPatch: string; fixPatch: string; originals: Record<string, string> } {
+  const rels = Object.keys(files).sort();
+  return {
+    bugPatch: rels.map((r) => fileDiff(r, files[r]!.before, files[r]!.after)).join(''),
+    fixPatch: rels.map((r) => fileDiff(r, files[r]!.after, files[r]!.before)).join(''),
+    originals: Object.fromEntries(rels.map((r) => [r, files[r]!.before])),
+  };
+}
+
+/** The test file of a test id: pytest ids carry it; TAP ids get it from the failure location. */
+function testFileOf(id: string, known: Record<string, string>): string | undefined {
+  return known[id] ?? (id.includes('::') ? id.split('::')[0] : undefined);
+}
+
+async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts: SynthOptions, stats: SynthStats): Promise<Task | null> {
+  const keys = { strategy: c.strategy, operators: c.operators, env: c.env };
+  const change = patches(c.files);
+  const verdict = await v.validate(change);
+  if (!verdict.valid) {
+    tally(stats, keys, verdict.reason);
+    return null;
+  }
+  const spec = built.env.spec;
+  const instruction = writeInstruction({ envName: spec.name, language: spec.language, f2p: verdict.f2p, failures: verdict.failures, hint: opts.hint });
+  if (instructionLeaks(instruction, change.fixPatch).length > 0) {
+    tally(stats, keys, 'leak');
+    return null;
+  }
+  const files = verdict.f2p.map((id) => testFileOf(id, verdict.testFiles));
+  const canHide = opts.visibility === 'hidden' && files.every(Boolean);
+  const task: Task = {
+    schema: TASK_SCHEMA,
+    id: taskId(spec.name, c.strategy, change.bugPatch),
+    env: { name: spec.name, hash: built.hash, spec },
+    bugPatch: change.bugPatch,
+    fixPatch: change.fixPatch,
+    instruction,
+    FAIL_TO_PASS: verdict.f2p,
+    PASS_TO_PASS: verdict.p2p,
+    hiddenFiles: canHide ? [...new Set(files as string[])].sort() : [],
+    knobs: {
+      bugs: c.parents?.length ?? 1,
+      hint: opts.hint,
+      visibility: canHide ? 'hidden' : 'visible',
+      families: [...new Set(c.edits.map((e) => e.family))].sort(),
+    },
+    provenance: {
+      strategy: c.strategy,
+      edits: c.edits,
+      seeds: c.seeds,
+      ...(c.parents ? { parents: c.parents } : {}),
+      ...(c.model ? { model: c.model } : {}),
+    },
+    stats: {
+      createdAt: new Date().toISOString(),
+      validation: {
+        referenceRuns: opts.referenceRuns ?? 3,
+        candidateRuns: opts.candidateRuns ?? 2,
+        droppedFlaky: verdict.dropped,
+        candidateMs: Math.round(verdict.candidateMs),
+      },
+    },
+  };
+  writeTask(opts.outDir, task);
+  tally(stats, keys, 'valid');
+  stats.tasks.push(task);
+  opts.onTask?.(task);
+  return task;
+}
+
+interface EnvWork {
+  built: BuiltEnv;
+  validator: EnvValidator;
+  candidates: Candidate[];
+  /** Single-bug candidates of this env with their files, kept for combination. */
+  singles: { task: Task; files: Candidate['files']; edits: BugEdit[] }[];
+}
+
+export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
+  const stats: SynthStats = { byStrategy: {}, byOperator: {}, byEnv: {}, planned: 0, done: 0, tasks: [], errors: [] };
+  const works: EnvWork[] = [];
+  for (const env of opts.envs) {
+    let built: BuiltEnv;
+    try {
+      built = await buildEnvironment(env, { dataDir: opts.dataDir, runtime: opts.runtime });
+    } catch (err) {
+      stats.errors.push(`${env.spec.name}: ${(err as Error).message}`);
+      continue;
+    }
+    const validator = new EnvValidator(built, opts.runtime, opts.dataDir, {
+      ...(opts.referenceRuns !== undefined ? { referenceRuns: opts.referenceRuns } : {}),
+      ...(opts.candidateRuns !== undefined ? { candidateRuns: opts.candidateRuns } : {}),
+    });
+    validator.remember(opts.knownBugKeys?.(env.spec.name) ?? []);
+    const files = sourceFiles(built.snapshot, env.spec);
+    const candidates: Candidate[] = [];
+    if (opts.strategies.includes('procedural')) {
+      for await (const a of proceduralAttempts(files, { n: opts.n, seed: opts.seed, salt: env.spec.name, ...(opts.operators ? { operators: opts.operators } : {}) })) {
+        if (a.candidate) {
+          candidates.push({ env: env.spec.name, strategy: 'procedural', operators: [a.operator], edits: [a.candidate.edit], seeds: [a.seed], files: a.candidate.files });
+        } else {
+          tally(stats, { strategy: 'procedural', operators: [a.operator], env: env.spec.name }, a.failure!);
+          stats.planned++;
+        }
+      }
+    }
+    for (const strategy of ['llm-modify', 'llm-rewrite'] as const) {
+      if (!opts.strategies.includes(strategy)) continue;
+      if (!opts.llm) throw new Error(`strategy ${strategy} needs a model: pass --model and --base-url`);
+      for (let i = 0; i < opts.n; i++) {
+        stats.planned++;
+        const made = await opts.llm.generate(strategy, files, { seed: opts.seed, salt: env.spec.name, index: i });
+        if ('failure' in made) tally(stats, { strategy, operators: [strategy], env: env.spec.name }, made.failure);
+        else candidates.push({ env: env.spec.name, strategy, operators: [strategy], edits: [made.edit], seeds: [made.seed], files: made.files, model: opts.llm.model });
+        stats.planned--;
+        opts.onProgress?.(stats);
+      }
+    }
+    stats.planned += candidates.length;
+    works.push({ built, validator, candidates, singles: [] });
+  }
+
+  // Phase 1: single bugs, every environment's candidates through one pool of workers.
+  const jobs = works.flatMap((w) => w.candidates.map((c) => ({ w, c })));
+  await pool(jobs, opts.workers, async ({ w, c }) => {
+    try {
+      const task = await validateOne(c, w.validator, w.built, opts, stats);
+      if (task) w.singles.push({ task, files: c.files, edits: c.edits });
+    } catch (err) {
+      stats.errors.push(`${c.env}: ${(err as Error).message.split('\n')[0]}`);
+      tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
+    }
+    opts.onProgress?.(stats);
+  });
+
+  // Phase 2: combinations of validated bugs of one environment (2 to 4 each).
+  if (opts.strategies.includes('combine')) {
+    const combos = works.flatMap((w) => combineCandidates(w.singles, { n: opts.n, seed: opts.seed, salt: w.built.env.spec.name }).map((c) => ({ w, c })));
+    stats.planned += combos.length;
+    await pool(combos, opts.workers, async ({ w, c }) => {
+      try {
+        await validateOne(c, w.validator, w.built, opts, stats);
+      } catch (err) {
+        stats.errors.push(`${c.env}: ${(err as Error).message.split('\n')[0]}`);
+        tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
+      }
+      opts.onProgress?.(stats);
+    });
+  }
+  return stats;
+}
+

@@ -1,0 +1,223 @@
+// The validator: a candidate bug becomes a task only if the tests prove it.
+//
+// - Reference: the environment's suite on clean code, run `referenceRuns`
+//   times (default 3) once per environment; only tests that pass every time
+//   can be labels. The reference fix restores the snapshot byte for byte
+//   (checked per task), so these are runs of the fix too; each task also runs
+//   its fix once more in its own workspace.
+// - Candidate: the suite with the bug, `candidateRuns` times (default 2).
+//   FAIL_TO_PASS: passes on the reference, fails or vanishes under the bug,
+//   every time. PASS_TO_PASS: passes in both, every time. Tests that disagree
+//   between runs are dropped; a candidate left with no F2P is rejected.
+// - Rejected too: a timeout, no F2P (a no-op or an undetected change), no
+//   P2P (a change that breaks everything), a duplicate bug, a broken
+//   workspace that holds anything revealing the fix.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { BuiltEnv } from '../env/build.js';
+import { runTests, type TestRun } from '../grading/testrun.js';
+import type { Runtime } from '../runtime/types.js';
+import { git } from '../util/git.js';
+import { Workspace } from '../workspace/workspace.js';
+
+export type RejectReason =
+  | 'apply-failed'
+  | 'duplicate'
+  | 'timeout'
+  | 'infra'
+  | 'no-f2p'
+  | 'no-p2p'
+  | 'flaky'
+  | 'fix-fails'
+  | 'leak';
+
+export interface CandidateChange {
+  /** Introduces the bug into the snapshot. */
+  bugPatch: string;
+  /** The reference fix: the reverse of the bug patch. */
+  fixPatch: string;
+  /** Original content of each file the bug changes (for the leak check). */
+  originals: Record<string, string>;
+}
+
+export type Verdict =
+  | { valid: true; f2p: string[]; p2p: string[]; testFiles: Record<string, string>; dropped: string[]; candidateMs: number; failures: Record<string, string> }
+  | { valid: false; reason: RejectReason; detail: string };
+
+export interface ValidatorOptions {
+  referenceRuns?: number;
+  candidateRuns?: number;
+  timeoutSec?: number;
+}
+
+export function patchKey(patch: string): string {
+  // Hunk headers and context do not change what the bug is.
+  const body = patch.split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l)).join('\n');
+  return createHash('sha256').update(patch.match(/^diff --git .*$/gm)?.join('\n') ?? '').update(body).digest('hex').slice(0, 16);
+}
+
+export class EnvValidator {
+  private reference?: Promise<{ stable: Set<string>; run: TestRun }>;
+  private readonly seen = new Set<string>();
+
+  constructor(
+    readonly built: BuiltEnv,
+    readonly runtime: Runtime,
+    readonly dataDir: string,
+    readonly opts: ValidatorOptions = {},
+  ) {}
+
+  private get timeoutSec(): number {
+    return this.opts.timeoutSec ?? this.built.env.spec.timeoutSec;
+  }
+
+  private workspace(patch?: string): Promise<Workspace> {
+    return Workspace.create({
+      snapshot: this.built.snapshot,
+      layers: this.built.layers,
+      runtime: this.runtime,
+      baseDir: join(this.dataDir, 'tmp'),
+      ...(patch ? { patch } : {}),
+    });
+  }
+
+  private async run(ws: Workspace): Promise<TestRun> {
+    return runTests(this.built.env.spec, ws, { timeoutSec: this.timeoutSec });
+  }
+
+  /** Tests that pass on every reference run. */
+  referenceTests(): Promise<{ stable: Set<string>; run: TestRun }> {
+    this.reference ??= (async () => {
+      const runs: TestRun[] = [];
+      for (let i = 0; i < (this.opts.referenceRuns ?? 3); i++) {
+        const ws = await this.workspace();
+        try {
+          const r = await this.run(ws);
+          if (r.outcome !== 'completed' || !r.exitAgrees) {
+            throw new Error(`${this.built.env.spec.name}: the reference run is not usable: ${r.reason}\n${r.outputTail}`);
+          }
+          runs.push(r);
+        } finally {
+          ws.dispose();
+        }
+      }
+      const stable = new Set([...runs[0]!.tests.values()].filter((t) => runs.every((r) => r.tests.get(t.id)?.status === 'passed')).map((t) => t.id));
+      return { stable, run: runs[0]! };
+    })();
+    return this.reference;
+  }
+
+  /** Marks bugs as already taken (e.g. by stored tasks), by their patch keys. */
+  remember(keys: string[]): void {
+    for (const k of keys) this.seen.add(k);
+  }
+
+  async validate(c: CandidateChange): Promise<Verdict> {
+    const key = patchKey(c.bugPatch);
+    if (this.seen.has(key)) return { valid: false, reason: 'duplicate', detail: 'the same bug was already made' };
+    this.seen.add(key);
+    const { stable } = await this.referenceTests();
+
+    let ws: Workspace;
+    try {
+      ws = await this.workspace(c.bugPatch);
+    } catch (err) {
+      return { valid: false, reason: 'apply-failed', detail: (err as Error).message };
+    }
+    const started = performance.now();
+    try {
+      let f2p: string[] = [];
+      let p2p: string[] = [];
+      const dropped: string[] = [];
+      const failures: Record<string, string> = {};
+      const testFiles: Record<string, string> = {};
+      for (let i = 0; i < (this.opts.candidateRuns ?? 2); i++) {
+        if (i > 0) await ws.reset();
+        const r = await this.run(ws);
+        if (r.outcome === 'timeout') return { valid: false, reason: 'timeout', detail: r.reason ?? 'timeout' };
+        if (r.outcome !== 'completed') return { valid: false, reason: 'infra', detail: r.reason ?? 'infrastructure error' };
+        const failing = [...stable].filter((id) => r.tests.get(id)?.status !== 'passed');
+        const passing = [...stable].filter((id) => r.tests.get(id)?.status === 'passed');
+        for (const id of failing) {
+          const t = r.tests.get(id);
+          failures[id] ??= t?.message ?? 'the test did not run';
+          if (t?.file) testFiles[id] = t.file;
+        }
+        if (i === 0) {
+          f2p = failing;
+          p2p = passing;
+          if (f2p.length === 0) return { valid: false, reason: 'no-f2p', detail: 'no test fails with the bug (a no-op or an untested change)' };
+          if (p2p.length === 0) return { valid: false, reason: 'no-p2p', detail: 'every test fails with the bug' };
+        } else {
+          const keepF = f2p.filter((id) => failing.includes(id));
+          const keepP = p2p.filter((id) => passing.includes(id));
+          dropped.push(...f2p.filter((id) => !keepF.includes(id)), ...p2p.filter((id) => !keepP.includes(id)));
+          f2p = keepF;
+          p2p = keepP;
+        }
+      }
+      if (f2p.length === 0) return { valid: false, reason: 'flaky', detail: `the failing tests did not fail every time: ${dropped.slice(0, 3).join(', ')}` };
+      if (p2p.length === 0) return { valid: false, reason: 'flaky', detail: 'no test passed every time with the bug' };
+
+      const leak = await this.leakCheck(ws, c);
+      if (leak) return { valid: false, reason: 'leak', detail: leak };
+
+      // The reference fix, applied to the broken state, restores the snapshot and passes.
+      await ws.reset();
+      try {
+        await ws.applyPatch(c.fixPatch);
+      } catch (err) {
+        return { valid: false, reason: 'fix-fails', detail: `the reference fix does not apply: ${(err as Error).message}` };
+      }
+      if (await this.differsFromSnapshot(ws)) return { valid: false, reason: 'fix-fails', detail: 'the reference fix does not restore the original code' };
+      const fixed = await this.run(ws);
+      if (fixed.outcome !== 'completed') return { valid: false, reason: fixed.outcome === 'timeout' ? 'timeout' : 'infra', detail: fixed.reason ?? '' };
+      const fixFails = [...f2p, ...p2p].filter((id) => fixed.tests.get(id)?.status !== 'passed');
+      dropped.push(...fixFails);
+      f2p = f2p.filter((id) => !fixFails.includes(id));
+      p2p = p2p.filter((id) => !fixFails.includes(id));
+      if (f2p.length === 0) return { valid: false, reason: 'fix-fails', detail: 'no failing test passes with the reference fix' };
+      return { valid: true, f2p, p2p, testFiles, dropped, candidateMs: performance.now() - started, failures };
+    } finally {
+      ws.dispose();
+    }
+  }
+
+  /** The broken workspace must hold nothing that shows the original code. */
+  private async leakCheck(ws: Workspace, c: CandidateChange): Promise<string | null> {
+    await ws.reset();
+    const gitDir = join(ws.root, '.git');
+    const commits = (await git(['rev-list', '--all', '--count'], { gitDir })).trim();
+    if (commits !== '1') return `the workspace history holds ${commits} commits`;
+    for (const [rel, original] of Object.entries(c.originals)) {
+      const blob = (await git(['hash-object', '--stdin'], { input: original })).trim();
+      const found = await git(['cat-file', '-e', blob], { gitDir }).then(
+        () => true,
+        () => false,
+      );
+      if (found) return `the workspace's git objects hold the original ${rel}`;
+    }
+    const status = await git(['status', '--porcelain', '--ignored'], { gitDir, workTree: ws.root });
+    const extra = status.split('\n').filter((l) => l.trim() && !this.built.layers.some((x) => l.includes(x.rel)));
+    if (extra.length > 0) return `the workspace holds files outside its commit: ${extra.slice(0, 3).join(', ')}`;
+    return null;
+  }
+
+  private snapshotTree?: Promise<string>;
+
+  private async differsFromSnapshot(ws: Workspace): Promise<boolean> {
+    const tree = async (w: Workspace) => {
+      const g = { gitDir: join(w.dir, 'trusted'), workTree: w.root };
+      await git(['add', '-A'], g);
+      return git(['write-tree'], g);
+    };
+    this.snapshotTree ??= this.workspace().then(async (ref) => {
+      try {
+        return await tree(ref);
+      } finally {
+        ref.dispose();
+      }
+    });
+    return (await tree(ws)) !== (await this.snapshotTree);
+  }
+}
