@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { buildEnvironment } from '../../src/env/build.js';
+import { LocalRuntime } from '../../src/runtime/local.js';
+import { selectRuntime } from '../../src/runtime/select.js';
+import type { Runtime } from '../../src/runtime/types.js';
+import { instructionLeaks, writeInstruction } from '../../src/taskpilot/instructions.js';
+import { EnvValidator, type CandidateChange } from '../../src/taskpilot/validate.js';
+import { fileDiff } from '../../src/util/diff.js';
+import { makeJsEnv, nodeTests } from '../helpers/env.js';
+import { tempDir } from '../helpers/workspace.js';
+
+const runtime = selectRuntime({ warn: () => {} });
+
+const MATH = `export function add(a, b) {
+  return a + b;
+}
+
+export function mul(a, b) {
+  return a * b;
+}
+
+export function neg(a) {
+  return -a;
+}
+`;
+
+const TESTS = nodeTests({
+  'add sums': "const { add } = await import('../src/math.js'); assert.equal(add(2, 3), 5);",
+  'mul multiplies': "const { mul } = await import('../src/math.js'); assert.equal(mul(2, 3), 6);",
+  'neg negates': "const { neg } = await import('../src/math.js'); assert.equal(neg(2), -2);",
+});
+
+function change(after: string, rel = 'src/math.js', before = MATH): CandidateChange {
+  return { bugPatch: fileDiff(rel, before, after), fixPatch: fileDiff(rel, after, before), originals: { [rel]: before } };
+}
+
+async function validator(rt: Runtime = runtime, files: Record<string, string> = {}, timeoutSec = 20) {
+  const env = makeJsEnv({ 'src/math.js': MATH, 'tests/math.test.js': TESTS, ...files }, { timeoutSec });
+  const dataDir = tempDir();
+  const built = await buildEnvironment(env, { dataDir, runtime: rt });
+  return new EnvValidator(built, rt, dataDir, { referenceRuns: 2, candidateRuns: 2 });
+}
+
+describe('validator', () => {
+  it('accepts a real bug with FAIL_TO_PASS and PASS_TO_PASS labels', async () => {
+    const v = await validator();
+    const verdict = await v.validate(change(MATH.replace('a + b', 'a - b')));
+    assert.equal(verdict.valid, true, JSON.stringify(verdict));
+    if (!verdict.valid) return;
+    assert.deepEqual(verdict.f2p, ['toy > add sums']);
+    assert.deepEqual(verdict.p2p.sort(), ['toy > mul multiplies', 'toy > neg negates']);
+    assert.equal(verdict.testFiles['toy > add sums'], 'tests/math.test.js');
+    assert.match(verdict.failures['toy > add sums']!, /-1 !== 5/);
+  });
+
+  it('rejects a no-op', async () => {
+    const v = await validator();
+    const verdict = await v.validate(change(MATH.replace('return -a;', 'return -a; // same')));
+    assert.equal(verdict.valid, false);
+    if (!verdict.valid) assert.equal(verdict.reason, 'no-f2p');
+  });
+
+  it('rejects a candidate that breaks everything', async () => {
+    const v = await validator();
+    const verdict = await v.validate(change(`throw new Error('broken at import');\n${MATH}`));
+    assert.equal(verdict.valid, false);
+    if (!verdict.valid) assert.equal(verdict.reason, 'no-p2p');
+  });
+
+  it('rejects a candidate that hangs, within the timeout', async () => {
+    const v = await validator(runtime, {}, 3);
+    await v.referenceTests();
+    const started = Date.now();
+    const verdict = await v.validate(change(MATH.replace('return a * b;', 'while (true) {}')));
+    assert.equal(verdict.valid, false);
+    if (!verdict.valid) assert.equal(verdict.reason, 'timeout');
+    assert.ok(Date.now() - started < 20000);
+  });
+
+  it('rejects a flaky candidate: its failing test does not fail every time', async () => {
+    // The local runtime shares the host's /tmp, so the bug can count its own runs.
+    const counter = join(tempDir(), 'runs');
+    const flaky = MATH.replace('return a + b;', 'return a + b + (globalThis.__flaky ?? 0);');
+    const setup = `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(counter)})) { writeFileSync(${JSON.stringify(counter)}, '1'); globalThis.__flaky = 1; }\n`;
+    const v = await validator(new LocalRuntime());
+    const verdict = await v.validate(change(setup + flaky));
+    assert.equal(verdict.valid, false, JSON.stringify(verdict));
+    if (!verdict.valid) assert.equal(verdict.reason, 'flaky');
+  });
+
+  it('rejects a duplicate bug', async () => {
+    const v = await validator();
+    const c = change(MATH.replace('a * b', 'a + b'));
+    assert.equal((await v.validate(c)).valid, true);
+    const again = await v.validate(c);
+    assert.equal(again.valid, false);
+    if (!again.valid) assert.equal(again.reason, 'duplicate');
+  });
+
+  it('rejects a bug patch that does not apply', async () => {
+    const v = await validator();
+    const verdict = await v.validate(change('x', 'src/math.js', 'not the file content\n'));
+    assert.equal(verdict.valid, false);
+    if (!verdict.valid) assert.equal(verdict.reason, 'apply-failed');
+  });
+});
+
+describe('instruction writer', () => {
+  const failures = { 'toy > add sums': 'Expected values to be strictly equal:\n\n-1 !== 5\n' };
+  const input = { envName: 'toy', language: 'javascript', f2p: ['toy > add sums'], failures };
+
+  it('writes three hint levels: test names only at full', () => {
+    const full = writeInstruction({ ...input, hint: 'full' });
+    const symptom = writeInstruction({ ...input, hint: 'symptom' });
+    const minimal = writeInstruction({ ...input, hint: 'minimal' });
+    assert.match(full, /toy > add sums/);
+    assert.match(full, /-1 !== 5/);
+    assert.doesNotMatch(symptom, /add sums/);
+    assert.match(symptom, /a result was -1 where 5 was expected/);
+    assert.doesNotMatch(minimal, /add sums|-1/);
+    assert.match(minimal, /a test fails/);
+  });
+
+  it('detects an instruction that contains the fix', () => {
+    const fix = fileDiff('src/math.js', MATH.replace('a + b', 'a - b'), MATH);
+    assert.deepEqual(instructionLeaks('Change the line to: return a + b; and it works', fix), ['return a + b;']);
+    assert.deepEqual(instructionLeaks(writeInstruction({ ...input, hint: 'full' }), fix), []);
+  });
+});
