@@ -8,6 +8,7 @@ import { packageRoot } from '../util/paths.js';
 import type { CliContext } from './context.js';
 import { ENV_HELP, envCommand } from './env.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
+import { TASK_HELP, taskCommand } from './task.js';
 
 const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
 
@@ -16,6 +17,7 @@ Usage: frognano <command> [options]
 Commands:
   env list | add | check    manage the environments tasks are made from (frognano env --help)
   synth                     synthesize and validate tasks (frognano synth --help)
+  task list | validate | export | import   stored tasks (frognano task --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -53,6 +55,8 @@ const OPTIONS = {
   model: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  tasks: { type: 'string' },
+  format: { type: 'string' },
 } as const;
 
 function version(): string {
@@ -91,6 +95,12 @@ export async function main(argv: string[], io = { out: console.log, err: console
           return 0;
         }
         return await synthCommand(ctx);
+      case 'task':
+        if (parsed.values.help) {
+          io.out(TASK_HELP);
+          return 0;
+        }
+        return await taskCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

@@ -1,0 +1,107 @@
+// `frognano task list | validate | export | import`.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { buildEnvironment } from '../env/build.js';
+import { findEnvironment } from '../env/registry.js';
+import { selectRuntime } from '../runtime/select.js';
+import type { RuntimeName } from '../runtime/types.js';
+import { Store } from '../store/store.js';
+import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../task/formats.js';
+import { readTasks, writeTask } from '../task/io.js';
+import { taskEnvironment } from '../task/resolve.js';
+import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
+import { UserError } from '../util/errors.js';
+import { dataDir } from '../util/paths.js';
+import { table } from '../util/table.js';
+import type { CliContext } from './context.js';
+
+export const TASK_HELP = `Usage:
+  frognano task list [--tasks DIR]
+  frognano task validate <task-dir|tasks-dir>        re-validate tasks from their directories
+  frognano task export --format swebench|swesmith|harbor [--tasks DIR] --out FILE|DIR
+  frognano task import <file.jsonl> --format swebench|swesmith [--env NAME] [--out DIR]
+
+--tasks defaults to <data-dir>/tasks. Records made by FrogNano import back
+exactly; records from other tools need --env, the environment they run in.`;
+
+export async function taskCommand(ctx: CliContext): Promise<number> {
+  const [sub, ...rest] = ctx.positionals;
+  const dir = dataDir(ctx.flags['data-dir'] as string | undefined);
+  const tasksDir = (ctx.flags.tasks as string | undefined) ?? join(dir, 'tasks');
+  const store = new Store(dir);
+  const runtime = () => selectRuntime({ name: (ctx.flags.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
+  try {
+    switch (sub) {
+      case 'list': {
+        const tasks = readTasks(tasksDir);
+        ctx.out(table(['task', 'strategy', 'bugs', 'F2P', 'P2P', 'hint', 'tests'], tasks.map((t) => [t.id, t.provenance.strategy, t.knobs.bugs, t.FAIL_TO_PASS.length, t.PASS_TO_PASS.length, t.knobs.hint, t.knobs.visibility])));
+        ctx.out(`${tasks.length} tasks in ${tasksDir}`);
+        return 0;
+      }
+      case 'validate': {
+        const target = rest[0] ?? tasksDir;
+        const tasks = readTasks(target);
+        if (tasks.length === 0) throw new UserError(`no task directory at ${target}`, 'pass a task directory (holding task.json) or a folder of them');
+        const rt = runtime();
+        let failed = 0;
+        for (const t of tasks) {
+          const built = await taskEnvironment(t, store, dir, rt);
+          const r = await revalidate(t, built, rt, dir);
+          if (!r.ok) failed++;
+          const detail = r.verdict.valid
+            ? `F2P ${t.FAIL_TO_PASS.length - r.lostF2P.length}/${t.FAIL_TO_PASS.length} reproduce, P2P ${t.PASS_TO_PASS.length - r.lostP2P.length}/${t.PASS_TO_PASS.length}, reference fix passes`
+            : `${r.verdict.reason}: ${r.verdict.detail}`;
+          ctx.out(`${r.ok ? 'VALID  ' : 'INVALID'} ${t.id}  ${detail}`);
+        }
+        return failed === 0 ? 0 : 1;
+      }
+      case 'export': {
+        const format = ctx.flags.format as string | undefined;
+        const out = ctx.flags.out as string | undefined;
+        if (!out) throw new UserError('export needs --out', 'a .jsonl file for swebench/swesmith, a directory for harbor');
+        const tasks = readTasks(tasksDir);
+        if (format === 'swebench' || format === 'swesmith') {
+          mkdirSync(dirname(out), { recursive: true });
+          const conv = format === 'swebench' ? toSweBench : toSweSmith;
+          writeFileSync(out, tasks.map((t) => JSON.stringify(conv(t))).join('\n') + (tasks.length ? '\n' : ''));
+        } else if (format === 'harbor') {
+          const rt = runtime();
+          for (const t of tasks) writeHarborTask(out, t, (await taskEnvironment(t, store, dir, rt)).snapshot);
+        } else throw new UserError(`unknown export format "${format ?? ''}"`, 'use --format swebench, swesmith or harbor');
+        ctx.out(`exported ${tasks.length} tasks to ${out}`);
+        return 0;
+      }
+      case 'import': {
+        const file = rest[0];
+        const format = ctx.flags.format as string | undefined;
+        if (!file) throw new UserError('import needs a JSONL file', 'frognano task import tasks.jsonl --format swebench');
+        if (format !== 'swebench' && format !== 'swesmith') throw new UserError(`unknown import format "${format ?? ''}"`, 'use --format swebench or swesmith');
+        const outDir = (ctx.flags.out as string | undefined) ?? tasksDir;
+        let foreign;
+        if (ctx.flags.env) {
+          const env = findEnvironment(store, ctx.flags.env as string);
+          const built = await buildEnvironment(env, { dataDir: dir, runtime: runtime() });
+          foreign = { env: { name: env.spec.name, hash: built.hash, spec: env.spec }, reverse: (p: string) => reversePatch(built.snapshot, p, format === 'swebench' ? 'fix' : 'bug') };
+        }
+        const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+        let n = 0;
+        for (const [i, line] of lines.entries()) {
+          let rec: Record<string, unknown>;
+          try {
+            rec = JSON.parse(line);
+          } catch (err) {
+            throw new UserError(`${file}:${i + 1} is not JSON: ${(err as Error).message}`);
+          }
+          writeTask(outDir, await fromRecord(format, rec, foreign));
+          n++;
+        }
+        ctx.out(`imported ${n} tasks into ${outDir}`);
+        return 0;
+      }
+      default:
+        throw new UserError(sub ? `unknown task command "${sub}"` : 'missing task command', 'use list, validate, export or import (frognano task --help)');
+    }
+  } finally {
+    store.close();
+  }
+}
