@@ -64,6 +64,8 @@ def test_allocate_and_split_money():
         split(Money.of("1", "USD"), 0)
     with pytest.raises(TypeError):
         split(Money.of("1", "USD"), 2.0)
+    with pytest.raises(TypeError):
+        split(Money.of("1", "USD"), True)
 
 
 def test_allocate_percent():

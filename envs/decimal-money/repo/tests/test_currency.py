@@ -50,6 +50,9 @@ def test_default_registry_lookup():
     assert get_currency("usd").exponent == 2
     assert get_currency(" jpy ").exponent == 0
     assert get_currency("BHD").exponent == 3
+    assert get_currency("KWD").exponent == 3
+    assert get_currency("CLF").exponent == 4
+    assert get_currency("CHF").symbol == "CHF"
     eur = get_currency("EUR")
     assert get_currency(eur) is eur
     assert eur.symbol_first is False

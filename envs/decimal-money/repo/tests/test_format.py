@@ -1,4 +1,8 @@
+from dataclasses import FrozenInstanceError
+
 import pytest
+
+from money.currency import Currency
 
 from money.errors import ParseError
 from money.format import FormatStyle, format_money, format_number, group_digits, parse_formatted, with_style
@@ -44,6 +48,7 @@ def test_format_money_named_styles():
     assert format_money(m, "accounting") == "(1,234,567.50\u20ac)"
     assert format_money(m, "iso") == "-1234567.50 EUR"
     assert format_money(Money.of("1234", "CHF"), "ch") == "CHF 1'234.00"
+    assert format_money(Money.of("1234", "USD"), "ch") == "$ 1'234.00"
     assert format_money(Money.of("1234567.5", "INR"), "in") == "\u20b912,34,567.50"
 
 
@@ -55,6 +60,13 @@ def test_format_money_options():
     custom = FormatStyle(symbol_position="after", space=True, negative="parens")
     assert format_money(-m, custom) == "(1,234.50 $)"
     assert format_money(m, with_style("en", group_sep=" ")) == "$1 234.50"
+
+
+def test_space_only_after_alphabetic_multi_letter_symbols():
+    assert format_money(Money(500, Currency("ZAR", 2, "R"))) == "R5.00"
+    assert format_money(Money(500, Currency("XUS", 2, "US$"))) == "US$5.00"
+    assert format_money(Money(500, Currency("XRS", 2, "Rs"))) == "Rs 5.00"
+    assert format_money(Money(500, Currency("XRS", 2, "Rs", symbol_first=False))) == "5.00 Rs"
 
 
 def test_style_validation():
@@ -69,6 +81,8 @@ def test_style_validation():
     with pytest.raises(ValueError):
         format_money(Money.of("1", "USD"), "klingon")
     assert FormatStyle(group_size=1).group_size == 1
+    with pytest.raises(FrozenInstanceError):
+        FormatStyle().decimal_sep = ","
 
 
 def test_parse_formatted_round_trips():
@@ -80,7 +94,10 @@ def test_parse_formatted_round_trips():
 
 def test_parse_formatted_variants_and_errors():
     assert parse_formatted("1.234,5", "EUR", "de") == Money(123450, "EUR")
-    assert parse_formatted("(12.00)", "USD", "accounting") == Money(-1200, "USD")
+    assert parse_formatted("(12.05)", "USD", "accounting") == Money(-1205, "USD")
+    assert parse_formatted("-\u20ac3", "EUR") == Money(-300, "EUR")
+    with pytest.raises(ParseError):
+        parse_formatted("(12.00", "USD")
     assert parse_formatted("JPY 1,000", "JPY") == Money(1000, "JPY")
     assert parse_formatted("BD 0.5", "BHD") == Money(500, "BHD")
     with pytest.raises(ParseError):

@@ -66,6 +66,8 @@ def test_parse_errors():
     with pytest.raises(ParseError):
         Money.parse("$5")  # USD and CAD share the symbol
     assert Money.parse("$5", "CAD") == Money(500, "CAD")
+    with pytest.raises(CurrencyMismatchError):
+        Money.parse("\u20ac5", "USD")
     with pytest.raises(ParseError):
         Money.parse("12.00")
     with pytest.raises(ParseError):
@@ -120,6 +122,8 @@ def test_integer_multiplication_is_exact():
     with pytest.raises(TypeError):
         usd("1.25") * 1.5
     with pytest.raises(TypeError):
+        usd("1.25") * True
+    with pytest.raises(TypeError):
         usd("1") * usd("2")
 
 
@@ -141,12 +145,15 @@ def test_divide_percent_and_ratio():
     assert usd("10.00").divide(3) == Money(333, "USD")
     assert usd("10.00").divide(3, "up") == Money(334, "USD")
     assert usd("10.00").divide("0.5") == Money(2000, "USD")
+    assert usd("10.00").divide(1) == Money(1000, "USD")
+    assert usd("10.00").divide(-4, "floor") == Money(-250, "USD")
     with pytest.raises(ZeroDivisionError):
         usd("1").divide(0)
     assert usd("80.00").percent("7.5") == Money(600, "USD")
     assert usd("19.99").percent(15, "half-up") == Money(300, "USD")
     assert usd("19.99").percent(15, "down") == Money(299, "USD")
     assert usd("3").ratio_to(usd("4")) == Fraction(3, 4)
+    assert usd("3").ratio_to(Money(1, "USD")) == 300
     with pytest.raises(ZeroDivisionError):
         usd("3").ratio_to(usd("0"))
 
@@ -208,4 +215,6 @@ def test_sum_min_max_helpers():
     assert min_money(*items) == usd("-1")
     assert max_money(*items) == usd("5")
     assert min_money(usd("3")) == usd("3")
-    assert max_money(usd("1"), usd("1.00")) == usd("1")
+    first, second = usd("1"), Money(100, "USD")
+    assert max_money(first, second) is first
+    assert min_money(first, second) is first

@@ -124,5 +124,6 @@ def test_round_to_increment():
     assert round_to_increment(1237, 5, M.DOWN) == 1235
     assert round_to_increment(-1233, 5, M.HALF_UP) == -1235
     assert round_to_increment(150, 100, M.HALF_EVEN) == 200
+    assert round_to_increment(-7, 1, M.UP) == -7
     with pytest.raises(ValueError):
         round_to_increment(10, 0)

@@ -1,7 +1,7 @@
 """Connected components, condensation, transitive closure and reduction."""
 
 from .graph import Graph
-from .toposort import CycleError, find_cycle, topological_sort
+from .toposort import topological_sort
 
 
 class DisjointSet:
@@ -19,8 +19,6 @@ class DisjointSet:
             self._size[item] = 1
 
     def find(self, item):
-        if item not in self._parent:
-            raise KeyError(item)
         while self._parent[item] != item:
             self._parent[item] = self._parent[self._parent[item]]
             item = self._parent[item]
@@ -99,8 +97,6 @@ def strongly_connected_components(graph):
 
 
 def is_strongly_connected(graph):
-    if len(graph) == 0:
-        return False
     return len(strongly_connected_components(graph)) == 1
 
 
@@ -169,11 +165,7 @@ def transitive_reduction(graph):
     """The smallest graph with the same reachability as a DAG: an edge u -> v
     is kept only when no longer path leads from u to v. Weights are kept.
     Raises CycleError on a cyclic graph."""
-    cycle = find_cycle(graph)
-    if cycle is not None:
-        raise CycleError(cycle)
     order = topological_sort(graph)
-    position = {node: i for i, node in enumerate(order)}
     reach = {}
     for node in reversed(order):
         reachable = set()
@@ -186,8 +178,6 @@ def transitive_reduction(graph):
     for source, target, w in graph.edges():
         redundant = False
         for middle in graph.successors(source):
-            if middle == target or position[middle] > position[target]:
-                continue
             if target in reach[middle]:
                 redundant = True
                 break

@@ -76,6 +76,11 @@ def test_scc_nested_cycles_share_one_component():
     assert strongly_connected_components(g) == [[6], [1, 2, 3, 4, 5]]
 
 
+def test_scc_sibling_subtrees_stay_separate():
+    g = Graph([("x", "y"), ("x", "z"), ("z", "x")])
+    assert strongly_connected_components(g) == [["y"], ["x", "z"]]
+
+
 def test_scc_low_link_through_earlier_stack_node():
     # 2 reaches 1 only through 3's edge back to the root
     g = Graph([(1, 2), (2, 3), (3, 1), (2, 4), (4, 5), (5, 4)])
@@ -133,6 +138,14 @@ def test_transitive_reduction_removes_implied_edges():
     reduced = transitive_reduction(g)
     assert reduced.nodes() == ["a", "b", "c", "d", "e"]
     assert reduced.edges() == [("a", "b", 1), ("b", "c", 2), ("c", "d", 4), ("e", "d", 7)]
+
+
+def test_transitive_reduction_sees_long_detours_and_isolated_nodes():
+    g = Graph([("a", "b"), ("b", "c"), ("c", "d"), ("a", "d", 9)])
+    g.add_node("z")
+    reduced = transitive_reduction(g)
+    assert reduced.nodes() == ["a", "b", "c", "d", "z"]
+    assert reduced.edges() == [("a", "b", 1), ("b", "c", 1), ("c", "d", 1)]
 
 
 def test_transitive_reduction_keeps_necessary_edges_and_rejects_cycles():

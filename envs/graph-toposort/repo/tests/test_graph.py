@@ -47,7 +47,7 @@ def test_rejects_bad_weights_and_self_loops():
         g.add_edge("a", "b", "heavy")
     with pytest.raises(TypeError, match="not bool"):
         g.add_edge("a", "b", True)
-    with pytest.raises(SelfLoopError, match="self loop on 'a'"):
+    with pytest.raises(SelfLoopError, match="self loop on 'a' is not allowed"):
         g.add_edge("a", "a")
     assert len(g) == 0
     loops = Graph(allow_self_loops=True)
@@ -74,11 +74,13 @@ def test_missing_nodes_and_edges_raise_specific_errors():
         g.successors("zz")
     assert info.value.node == "zz"
     assert str(info.value) == "node 'zz' is not in the graph"
+    assert info.value.args == ("zz",)
     assert isinstance(info.value, KeyError) and isinstance(info.value, GraphError)
     with pytest.raises(EdgeNotFound) as edge_info:
         g.weight("b", "a")
     assert str(edge_info.value) == "edge 'b' -> 'a' is not in the graph"
     assert (edge_info.value.source, edge_info.value.target) == ("b", "a")
+    assert edge_info.value.args == (("b", "a"),)
     with pytest.raises(EdgeNotFound):
         g.remove_edge("a", "d")
     for method in (g.predecessors, g.in_degree, g.out_degree, g.order_of, g.remove_node):
@@ -123,6 +125,8 @@ def test_copy_is_independent_and_equal():
     assert clone != g
     assert g.nodes() == ["a", "b", "c", "d"]
     assert Graph([("x", "y")]).__eq__("not a graph") is NotImplemented
+    g.add_node("lonely")
+    assert g.copy().nodes() == ["a", "b", "c", "d", "lonely"]
 
 
 def test_reverse_turns_edges_around():
@@ -139,6 +143,9 @@ def test_subgraph_keeps_order_and_internal_edges():
     assert sub.edges() == [("a", "b", 2), ("b", "d", 1)]
     with pytest.raises(NodeNotFound):
         g.subgraph(["a", "q"])
+    apart = g.subgraph(["d", "a"])
+    assert apart.nodes() == ["a", "d"]
+    assert apart.edges() == []
 
 
 def test_dict_round_trip_and_list_adjacency():
@@ -148,6 +155,9 @@ def test_dict_round_trip_and_list_adjacency():
     h = Graph.from_dict({"x": ["y", "z"], "q": []})
     assert h.nodes() == ["x", "y", "z", "q"]
     assert h.edges() == [("x", "y", 1), ("x", "z", 1)]
+    with pytest.raises(SelfLoopError):
+        Graph.from_dict({"s": ["s"]})
+    assert Graph.from_dict({"s": {"s": 2}}, allow_self_loops=True).edges() == [("s", "s", 2)]
 
 
 def test_transaction_commits_on_success():

@@ -33,6 +33,14 @@ def test_topological_sort_with_key_picks_smallest_ready_node():
     assert topological_sort(g, key=lambda n: -ord(n)) == ["d", "c", "b", "a"]
 
 
+def test_topological_sort_key_applies_to_nodes_that_become_ready():
+    g = Graph()
+    g.add_nodes(["m", "a"])
+    g.add_edge("a", "y")
+    assert topological_sort(g, key=lambda n: n) == ["a", "m", "y"]
+    assert topological_sort(g) == ["m", "a", "y"]
+
+
 def test_topological_sort_of_empty_and_isolated_graphs():
     assert topological_sort(Graph()) == []
     g = Graph()
@@ -68,6 +76,7 @@ def test_find_cycle_self_loop():
     g = Graph([("a", "b"), ("b", "b")], allow_self_loops=True)
     assert find_cycle(g) == ["b"]
     assert is_dag(g) is False
+    assert find_cycle(Graph([("x", "x")], allow_self_loops=True)) == ["x"]
 
 
 def test_is_dag():

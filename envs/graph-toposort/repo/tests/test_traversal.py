@@ -120,5 +120,7 @@ def test_base_traversal_contract():
         BreadthFirst(g).order(["a", "missing"])
     assert Traversal(g).roots() == ["a", "b", "c", "d", "e", "f"]
     assert Traversal(g).roots(["c", "a"]) == ["c", "a"]
+    with pytest.raises(NodeNotFound):
+        Traversal(g).roots(["zz"])
     assert Traversal(g, reverse=True).neighbors("d") == ["b", "c"]
     assert Traversal(g).neighbors("d") == ["e"]

@@ -6,6 +6,7 @@ _CLOSED_FLAGS = {
     "both": (True, True),
     "neither": (False, False),
 }
+_CLOSED_NAMES = {flags: name for name, flags in _CLOSED_FLAGS.items()}
 
 
 class IntervalError(ValueError):
@@ -40,10 +41,9 @@ class Interval:
 
     @classmethod
     def from_flags(cls, begin, end, left_closed, right_closed, data=None):
-        for name, flags in _CLOSED_FLAGS.items():
-            if flags == (left_closed, right_closed):
-                return cls(begin, end, data, name)
-        raise IntervalError("closedness flags must be booleans")
+        if not (isinstance(left_closed, bool) and isinstance(right_closed, bool)):
+            raise IntervalError("closedness flags must be booleans")
+        return cls(begin, end, data, _CLOSED_NAMES[(left_closed, right_closed)])
 
     @classmethod
     def parse(cls, text, data=None):
@@ -56,7 +56,6 @@ class Interval:
             raise IntervalError(f"cannot parse interval {text!r}")
         bounds = []
         for part in parts:
-            part = part.strip()
             try:
                 bounds.append(int(part))
             except ValueError:
@@ -68,10 +67,7 @@ class Interval:
 
     @property
     def closed(self):
-        for name, flags in _CLOSED_FLAGS.items():
-            if flags == (self.left_closed, self.right_closed):
-                return name
-        return "left"
+        return _CLOSED_NAMES[(self.left_closed, self.right_closed)]
 
     @property
     def length(self):
@@ -177,11 +173,11 @@ class Interval:
         if not self.overlaps(other):
             return [self]
         pieces = []
-        if self.begin < other.begin or (self.begin == other.begin and self.left_closed and not other.left_closed):
+        if self.begin <= other.begin:
             piece = _make(self.begin, other.begin, self.left_closed, not other.left_closed, self.data)
             if piece is not None:
                 pieces.append(piece)
-        if other.end < self.end or (other.end == self.end and self.right_closed and not other.right_closed):
+        if other.end <= self.end:
             piece = _make(other.end, self.end, not other.right_closed, self.right_closed, self.data)
             if piece is not None:
                 pieces.append(piece)

@@ -42,6 +42,8 @@ def test_from_flags_picks_matching_closedness():
     assert Interval.from_flags(0, 1, True, False, "d").data == "d"
     with pytest.raises(IntervalError, match="booleans"):
         Interval.from_flags(0, 1, 1, None)
+    with pytest.raises(IntervalError, match="booleans"):
+        Interval.from_flags(0, 1, 1, 0)
 
 
 def test_parse_reads_brackets_and_numbers():
@@ -53,6 +55,8 @@ def test_parse_reads_brackets_and_numbers():
     assert isinstance(b.begin, float)
     assert iv("[-3, -1]").closed == "both"
     assert iv("(10, 20)").closed == "neither"
+    c = iv("[1,5)")
+    assert (c.begin, c.end, c.closed) == (1, 5, "left")
 
 
 @pytest.mark.parametrize("text", ["1, 5", "[1 5)", "[1,2,3]", "[a, 5)", "{1, 5}", "[1,]"])
@@ -72,11 +76,11 @@ def test_contains_point_respects_open_and_closed_ends():
     half = Interval(1, 5)
     assert half.contains_point(1)
     assert half.contains_point(4.999)
-    assert not half.contains_point(5)
-    assert not half.contains_point(0)
-    assert not half.contains_point(6)
+    assert half.contains_point(5) is False
+    assert half.contains_point(0) is False
+    assert half.contains_point(6) is False
     right = Interval(1, 5, closed="right")
-    assert not right.contains_point(1)
+    assert right.contains_point(1) is False
     assert right.contains_point(5)
     both = Interval(1, 5, closed="both")
     assert 1 in both and 5 in both and 3 in both
@@ -135,6 +139,8 @@ def test_union_of_overlapping_or_touching_intervals():
     assert iv("[1, 3)").union(iv("[3, 5)")) == iv("[1, 5)")
     assert iv("(1, 5)").union(iv("[1, 5]")) == iv("[1, 5]")
     assert iv("[1, 3)").union(iv("[1, 2]")) == iv("[1, 3)")
+    assert iv("[1, 5]").union(iv("[2, 5)")) == iv("[1, 5]")
+    assert iv("[2, 5)").union(iv("[1, 5]")) == iv("[1, 5]")
     with pytest.raises(IntervalError, match="disjoint"):
         iv("[1, 3)").union(iv("(3, 5)"))
     with pytest.raises(IntervalError, match="disjoint"):
@@ -178,6 +184,8 @@ def test_equality_hashing_and_ordering():
     assert [str(x) for x in ordered] == ["[1, 4)", "[1, 4]", "[1, 9)", "(1, 4)", "[2, 3)"]
     assert iv("[1, 2)") < iv("[1, 3)")
     assert not iv("[1, 3)") < iv("[1, 3)")
+    with pytest.raises(TypeError):
+        Interval(1, 2) < 5
 
 
 def test_text_forms():

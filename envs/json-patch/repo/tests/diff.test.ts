@@ -49,6 +49,13 @@ describe('diff', () => {
   it('inserts and removes in the middle of arrays', () => {
     assert.deepEqual(diff([1, 2, 3], [1, 9, 2, 3]), [{ op: 'add', path: '/1', value: 9 }]);
     assert.deepEqual(diff([1, 2, 3], [2, 3]), [{ op: 'remove', path: '/0' }]);
+    assert.deepEqual(diff([1, 1], [1]), [{ op: 'remove', path: '/1' }]);
+    assert.deepEqual(diff([1], [1, 1]), [{ op: 'add', path: '/1', value: 1 }]);
+    assert.deepEqual(diff(['x', 1, 'y', 1], [1]), [
+      { op: 'remove', path: '/0' },
+      { op: 'remove', path: '/0' },
+      { op: 'remove', path: '/0' },
+    ]);
     assert.deepEqual(diff(['a', 'x', 'b'], ['y', 'a', 'b']), [
       { op: 'add', path: '/0', value: 'y' },
       { op: 'remove', path: '/2' },
@@ -110,6 +117,11 @@ describe('diff', () => {
     assert.deepEqual(editScript([1], [2, 1]), [{ kind: 'add', to: 2 }, { kind: 'keep' }]);
     assert.deepEqual(editScript(['a'], ['b']), [{ kind: 'change', from: 'a', to: 'b' }]);
     assert.deepEqual(editScript([2, 1], [1]), [{ kind: 'remove', from: 2 }, { kind: 'keep' }]);
+    assert.deepEqual(editScript([1, 2], [2, 1], 9), [{ kind: 'remove', from: 1 }, { kind: 'keep' }, { kind: 'add', to: 1 }]);
+    assert.deepEqual(editScript([1, 2], [2, 1], 8), [
+      { kind: 'change', from: 1, to: 2 },
+      { kind: 'change', from: 2, to: 1 },
+    ]);
     assert.deepEqual(editScript([5, 1, 2], [1, 2, 6]), [
       { kind: 'remove', from: 5 },
       { kind: 'keep' },

@@ -87,6 +87,7 @@ describe('equal', () => {
     assert.equal(findNonJson({ a: [1, undefined] }), '/a/1');
     assert.equal(findNonJson({ 'x/y': { '~': Number.NaN } }), '/x~1y/~0');
     assert.equal(findNonJson(undefined), '');
+    assert.equal(findNonJson([Infinity, 1]), '/0');
     assert.equal(findNonJson([{}, [], { f: () => 0 }]), '/2/f');
     assert.equal(findNonJson({ ok: 1 }, '/base'), null);
   });

@@ -134,6 +134,13 @@ describe('patch', () => {
     assert.equal(err.index, 2);
     assert.deepEqual(err.operation, patch[2]);
     assert.equal(err.message, 'Operation 2: test failed at "/a"');
+    assert.equal(validate([{ op: 'add', path: '/a', value: { n: [undefined] } }])?.message,
+      'Operation 0: "value" is not JSON at "/n/0"');
+    assert.equal(validate(null)?.message, 'a patch must be an array of operations');
+    assert.equal(validate([{ op: 'copy', path: '/a', from: 'b' }])?.message,
+      'Operation 0: "from" is not a valid JSON Pointer: A JSON Pointer must be empty or start with "/": "b"');
+    assert.equal(validate([{ op: 'add', path: '/a', value: 1 }, { op: 'remove', path: 7 }])?.message,
+      'Operation 1: "path" must be a string');
   });
 
   it('is atomic: a failing patch leaves the input untouched', () => {

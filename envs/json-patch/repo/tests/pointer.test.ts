@@ -44,7 +44,7 @@ describe('pointer', () => {
   });
 
   it('rejects invalid escape sequences', () => {
-    assert.throws(() => unescapeToken('a~2'), PointerError);
+    assert.throws(() => unescapeToken('a~2'), { name: 'PointerError', message: 'Invalid escape sequence at offset 1 in token "a~2"' });
     assert.throws(() => unescapeToken('ends~'), /offset 4/);
     assert.throws(() => parse('/ok/bad~x'), (err: unknown) => err instanceof PointerError && err.pointer === '/ok/bad~x');
   });
@@ -199,6 +199,9 @@ describe('pointer', () => {
     assert.throws(() => remove(doc, '/b/c/-'), /nonexistent/);
     assert.throws(() => remove(doc, '/b/c/2'), /out of bounds/);
     assert.throws(() => remove(doc, ''), /root/);
+    assert.throws(() => remove(doc, '/missing/y'), /Missing member "missing"/);
+    assert.throws(() => insert(doc, '/other/0', 1), /Missing member "other"/);
+    assert.deepEqual(doc, { b: { c: [10, 30] } });
   });
 
   it('lists leaves depth first with escaped pointers', () => {

@@ -138,8 +138,14 @@ export function startsBlock(line) {
   );
 }
 
+/** A line that can start a paragraph. */
 function isParagraphLine(line) {
   return !isBlank(line) && indentOf(line) < CODE_INDENT && !startsBlock(line);
+}
+
+/** A line that can continue an open paragraph (indentation does not matter). */
+function isLazyLine(line) {
+  return !isBlank(line) && !startsBlock(line);
 }
 
 function readIndentedCode(lines, start) {
@@ -177,9 +183,9 @@ function readBlockquote(lines, start) {
     const stripped = stripQuoteMarker(lines[i]);
     if (stripped !== null) {
       inner.push(stripped);
-      lazyAllowed = isParagraphLine(stripped);
+      lazyAllowed = isParagraphLine(stripped) || (lazyAllowed && isLazyLine(stripped));
       i++;
-    } else if (lazyAllowed && isParagraphLine(lines[i])) {
+    } else if (lazyAllowed && isLazyLine(lines[i])) {
       inner.push(lines[i]);
       i++;
     } else {
@@ -215,7 +221,7 @@ function readList(lines, start, first) {
         itemLines.push(stripIndent(line, marker.contentIndent));
       } else if (
         isParagraphLine(itemLines[itemLines.length - 1]) &&
-        isParagraphLine(line) &&
+        isLazyLine(line) &&
         parseListMarker(line) === null
       ) {
         itemLines.push(line);

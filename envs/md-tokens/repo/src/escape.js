@@ -49,9 +49,8 @@ export function isAsciiPunctuation(ch) {
 
 /** True for Unicode punctuation and symbols, as used by emphasis flanking rules. */
 export function isPunctuation(ch) {
-  if (!ch) return false;
   if (isAsciiPunctuation(ch)) return true;
-  return /[\p{P}\p{S}]/u.test(ch);
+  return /^[\p{P}\p{S}]$/u.test(ch);
 }
 
 export function isWhitespace(ch) {

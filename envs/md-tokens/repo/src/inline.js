@@ -39,7 +39,7 @@ export function scanCodeSpan(src, start) {
     const run = runLength(src, k, '`');
     if (run === open) {
       let value = src.slice(start + open, k).replace(/\n/g, ' ');
-      const padded = value.length >= 2 && value[0] === ' ' && value[value.length - 1] === ' ';
+      const padded = value.startsWith(' ') && value.endsWith(' ');
       if (padded && value.trim() !== '') value = value.slice(1, -1);
       return { value, end: k + run };
     }

@@ -104,6 +104,8 @@ describe('block', () => {
     assert.equal(empty.contentIndent, 2);
     assert.equal(empty.firstLine, '');
     assert.equal(parseListMarker('0. zero').start, 0);
+    assert.equal(parseListMarker('-    four').contentIndent, 5);
+    assert.equal(parseListMarker('-    four').firstLine, 'four');
     assert.equal(parseListMarker('-foo'), null);
     assert.equal(parseListMarker('1234567890. x'), null);
     assert.equal(parseListMarker('    - deep'), null);
@@ -137,6 +139,19 @@ describe('block', () => {
     ]);
   });
 
+  it('a setext underline only consumes its own line', () => {
+    assert.deepEqual(parseBlocks('A\n---\nnext'), [
+      { type: 'heading', level: 2, text: 'A', setext: true },
+      para('next'),
+    ]);
+  });
+
+  it('runs of blank lines separate blocks and trailing ones are ignored', () => {
+    assert.deepEqual(parseBlocks('a\n\n\n\nb\n\n'), [para('a'), para('b')]);
+    assert.deepEqual(parseBlocks(''), []);
+    assert.deepEqual(parseBlocks('\n\n'), []);
+  });
+
   it('parses fenced code with info strings and indentation', () => {
     assert.deepEqual(parseBlocks('````python  linenos\na\n```\nb\n````\nafter'), [
       { type: 'code', fenced: true, lang: 'python', info: 'python  linenos', text: 'a\n```\nb\n' },
@@ -144,6 +159,13 @@ describe('block', () => {
     ]);
     assert.deepEqual(parseBlocks('  ```\n    x\n y\n  ```'), [
       { type: 'code', fenced: true, lang: '', info: '', text: '  x\ny\n' },
+    ]);
+  });
+
+  it('a closing fence may not be indented four spaces or be too short', () => {
+    assert.deepEqual(parseBlocks('```\na\n    ```\n``\n```\nb'), [
+      { type: 'code', fenced: true, lang: '', info: '', text: 'a\n    ```\n``\n' },
+      para('b'),
     ]);
   });
 
@@ -173,6 +195,13 @@ describe('block', () => {
       },
       para('out'),
     ]);
+    assert.deepEqual(parseBlocks('> text\n    indented lazy'), [
+      { type: 'blockquote', children: [para('text\nindented lazy')] },
+    ]);
+    assert.deepEqual(parseBlocks('>     code\nafter'), [
+      { type: 'blockquote', children: [{ type: 'code', fenced: false, lang: '', info: '', text: 'code\n' }] },
+      para('after'),
+    ]);
     assert.deepEqual(parseBlocks('> # head\nnot lazy'), [
       { type: 'blockquote', children: [{ type: 'heading', level: 1, text: 'head', setext: false }] },
       para('not lazy'),
@@ -201,6 +230,9 @@ describe('block', () => {
     const inside = parseBlocks('- a\n\n  b\n- c')[0];
     assert.equal(inside.tight, false);
     assert.deepEqual(inside.items[0], item(para('a'), para('b')));
+    assert.equal(parseBlocks('-\n  foo\n- bar')[0].tight, true);
+    assert.equal(parseBlocks('-\n  foo\n  # h')[0].tight, true);
+    assert.deepEqual(parseBlocks('-\n  foo\n  # h')[0].items[0].children.map((b) => b.type), ['paragraph', 'heading']);
     const trailing = parseBlocks('- a\n- b\n\nafter');
     assert.equal(trailing[0].tight, true);
     assert.deepEqual(trailing[1], para('after'));
@@ -210,6 +242,10 @@ describe('block', () => {
     assert.deepEqual(parseBlocks('- one\nlazy\n+ two'), [
       { type: 'list', ordered: false, start: null, delimiter: '-', tight: true, items: [item(para('one\nlazy'))] },
       { type: 'list', ordered: false, start: null, delimiter: '+', tight: true, items: [item(para('two'))] },
+    ]);
+    assert.deepEqual(parseBlocks('- a\n2. b').map((b) => [b.type, b.ordered, b.start]), [
+      ['list', false, null],
+      ['list', true, 2],
     ]);
     const ordered = parseBlocks('7) x\n8) y\n9. z');
     assert.equal(ordered.length, 2);

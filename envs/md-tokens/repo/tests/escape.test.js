@@ -88,6 +88,7 @@ describe('escape', () => {
     assert.equal(encodeUrl('x?q=1&y=[2]#frag'), 'x?q=1&y=[2]#frag');
     assert.equal(encodeUrl('\u{1F600}'), '%F0%9F%98%80');
     assert.equal(encodeUrl('"<>'), '%22%3C%3E');
+    assert.equal(encodeUrl('a\nb\tc'), 'a%0Ab%09c');
   });
 
   it('encodeUrl keeps valid percent escapes and encodes stray percent signs', () => {

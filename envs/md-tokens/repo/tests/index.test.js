@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
+import * as api from '../src/index.js';
 import { blockStats, markdown, summarize, tableOfContents } from '../src/index.js';
 
 const DOC = [
@@ -53,6 +54,20 @@ describe('index', () => {
     );
   });
 
+  it('re-exports the building blocks', () => {
+    assert.equal(api.parseBlocks('- x')[0].type, 'list');
+    assert.equal(api.walkBlocks.length, 2);
+    assert.equal(api.plainText(api.tokenizeInline('*a*')), 'a');
+    assert.equal(api.renderInline([{ type: 'text', value: '<' }]), '&lt;');
+    assert.equal(api.renderBlocks([{ type: 'hr' }]), '<hr>\n');
+    assert.equal(api.slugify('A B'), 'a-b');
+    assert.equal(new api.Slugger().slug('x'), 'x');
+    assert.equal(api.escapeHtml('&'), '&amp;');
+    assert.equal(api.escapeAttr("'"), '&#39;');
+    assert.equal(api.encodeUrl(' '), '%20');
+    assert.equal(api.isSafeUrl('javascript:x'), false);
+  });
+
   it('markdown rejects non-string input', () => {
     assert.throws(() => markdown(42), TypeError);
     assert.equal(markdown(''), '');
@@ -73,6 +88,8 @@ describe('index', () => {
     assert.deepEqual(tableOfContents(DOC, 2, 2).map((e) => e.id), ['install', 'use']);
     assert.deepEqual(tableOfContents(DOC, 1, 1).length, 1);
     assert.throws(() => tableOfContents(DOC, 3, 2), RangeError);
+    assert.deepEqual(tableOfContents('# A\n#### D\n### C').map((e) => e.text), ['A', 'C']);
+    assert.deepEqual(tableOfContents('#### D\n## B', 2).map((e) => e.id), ['b']);
   });
 
   it('blockStats counts nested blocks and depth', () => {
@@ -95,6 +112,10 @@ describe('index', () => {
     assert.equal(summarize('one two, three four', 10), 'one two\u2026');
     assert.equal(summarize('one two three', 8), 'one two\u2026');
     assert.equal(summarize('abcdefghij', 5), 'abcd\u2026');
+    assert.equal(summarize('abcd efgh', 4), 'abc\u2026');
+    const long = 'word '.repeat(30).trim();
+    assert.equal(summarize(long), 'word '.repeat(16).trim() + '\u2026');
+    assert.equal(summarize(long).length, 80);
     assert.equal(summarize('a\nb   c d', 7), 'a b c d');
     assert.equal(summarize('a\nb   c d', 6), 'a b c\u2026');
   });

@@ -26,6 +26,9 @@ describe('inline', () => {
     assert.deepEqual(tokenizeInline('snake_case_name'), [t('snake_case_name')]);
     assert.deepEqual(tokenizeInline('foo*bar*baz'), [t('foo'), em(t('bar')), t('baz')]);
     assert.deepEqual(tokenizeInline('(_quoted_)'), [t('('), em(t('quoted')), t(')')]);
+    assert.deepEqual(tokenizeInline('a _ b_'), [t('a _ b_')]);
+    assert.deepEqual(tokenizeInline('_a _'), [t('_a _')]);
+    assert.deepEqual(tokenizeInline('*a _b*'), [em(t('a _b'))]);
   });
 
   it('unmatched delimiters stay literal', () => {
@@ -33,6 +36,7 @@ describe('inline', () => {
     assert.deepEqual(tokenizeInline('a * b * c'), [t('a * b * c')]);
     assert.deepEqual(tokenizeInline('**a*'), [t('*'), em(t('a'))]);
     assert.deepEqual(tokenizeInline('*a**'), [em(t('a')), t('*')]);
+    assert.deepEqual(tokenizeInline('*a *b*'), [t('*a '), em(t('b'))]);
   });
 
   it('applies the rule of three to runs that can open and close', () => {
@@ -91,10 +95,18 @@ describe('inline', () => {
     assert.deepEqual(parseLinkTarget('(/a\\)b &amp; c)', 0), null);
     assert.deepEqual(parseLinkTarget('(/a\\)b&amp;c)', 0), { dest: '/a)b&c', title: '', end: 13 });
     assert.deepEqual(parseLinkTarget('x(/u)', 1), { dest: '/u', title: '', end: 5 });
+    assert.deepEqual(parseLinkTarget('(/u  )', 0), { dest: '/u', title: '', end: 6 });
+    assert.deepEqual(parseLinkTarget('(/u "")', 0), { dest: '/u', title: '', end: 7 });
+    assert.deepEqual(parseLinkTarget('(/u "a\\"")', 0), { dest: '/u', title: 'a"', end: 10 });
+    assert.deepEqual(parseLinkTarget('(/a\\))', 0), { dest: '/a)', title: '', end: 6 });
+    assert.deepEqual(parseLinkTarget('(\n/u\n"t"\n)', 0), { dest: '/u', title: 't', end: 10 });
   });
 
   it('parseLinkTarget rejects malformed targets', () => {
     assert.equal(parseLinkTarget('(a(b)', 0), null);
+    assert.equal(parseLinkTarget('(a(b "t")', 0), null);
+    assert.equal(parseLinkTarget('(</u>"t")', 0), null);
+    assert.equal(parseLinkTarget('(\n\n/u)', 0), null);
     assert.equal(parseLinkTarget('(/u "unterminated)', 0), null);
     assert.equal(parseLinkTarget('(<a\nb>)', 0), null);
     assert.equal(parseLinkTarget('(<open', 0), null);
@@ -110,6 +122,13 @@ describe('inline', () => {
     assert.deepEqual(tokenizeInline('[a [b] c](/u)'), [link('/u', [t('a [b] c')])]);
     assert.deepEqual(tokenizeInline('[a [b](/x) c](/y)'), [link('/y', [t('a [b](/x) c')])]);
     assert.deepEqual(tokenizeInline('[no target] and [x]( bad'), [t('[no target] and [x]( bad')]);
+    assert.deepEqual(tokenizeInline('[a\\]b](/u)'), [link('/u', [t('a]b')])]);
+  });
+
+  it('code spans inside a link label hide brackets', () => {
+    assert.deepEqual(tokenizeInline('[a `]` b](/u)'), [link('/u', [t('a '), { type: 'code', value: ']' }, t(' b')])]);
+    assert.deepEqual(tokenizeInline('[a `b](/u)'), [link('/u', [t('a `b')])]);
+    assert.deepEqual(tokenizeInline('[`a`]`](/u)'), [t('['), { type: 'code', value: 'a' }, t(']`](/u)')]);
   });
 
   it('parses images with plain alt text', () => {

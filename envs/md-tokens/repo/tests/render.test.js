@@ -22,6 +22,8 @@ describe('render', () => {
       ['Intro', 'Intro', 'intro-1', 'Intro', '???', '!'].map((x) => s.slug(x)),
       ['intro', 'intro-1', 'intro-1-1', 'intro-2', 'section', 'section-1'],
     );
+    const t = new Slugger();
+    assert.deepEqual(['A-1', 'A', 'A', 'A-2', 'A'].map((x) => t.slug(x)), ['a-1', 'a', 'a-2', 'a-2-1', 'a-3']);
   });
 
   it('renderInline escapes text and renders every inline token', () => {

@@ -144,7 +144,7 @@ class SlidingWindowCounter(_WindowLimiter):
         start = self._window_start(now)
         if start <= self._start:
             return
-        passed = round((start + self._start) / self.window)
+        passed = round((start - self._start) / self.window)
         self._previous = self._current if passed == 1 else 0
         self._current = 0
         self._start = start

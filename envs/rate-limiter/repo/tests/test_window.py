@@ -194,3 +194,16 @@ def test_sliding_counter_waits_for_the_next_window_when_current_is_too_full():
     clock.set(122.5)
     assert limiter.estimate() == 6
     assert limiter.try_acquire(4).allowed
+
+
+def test_sliding_counter_fractional_costs():
+    clock = ManualClock()
+    limiter = SlidingWindowCounter(10, 10, clock)
+    limiter.try_acquire(10)
+    clock.set(15)
+    assert limiter.try_acquire(5).allowed
+    assert limiter.retry_after(4.5) == 4.5
+    assert limiter.retry_after(5) == 5.0
+    clock.set(19.5)
+    assert limiter.try_acquire(4.5).allowed
+    assert limiter.remaining() == 0

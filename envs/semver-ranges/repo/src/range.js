@@ -225,9 +225,6 @@ export function parseComparatorSet(text, input = text) {
     }
     set.push(...comparators);
   }
-  if (set.length === 0) {
-    set.push(Comparator.any());
-  }
   // "any" adds nothing next to a real comparator
   const real = set.filter((c) => !c.isAny());
   return real.length > 0 ? real : [Comparator.any()];
@@ -347,10 +344,6 @@ export function minVersion(range, options) {
   const zero = ver(0, 0, 0);
   if (r.test(zero)) {
     return zero;
-  }
-  const zeroPre = ver(0, 0, 0, [0]);
-  if (r.test(zeroPre)) {
-    return zeroPre;
   }
   let best = null;
   for (const set of r.set) {

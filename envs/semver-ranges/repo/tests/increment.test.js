@@ -81,6 +81,7 @@ describe('increment', () => {
     assert.throws(() => inc('1.2.3', 'prerelease', 'be ta'), SemVerError);
     assert.throws(() => inc('1.2.3', 'prerelease', '123'), /invalid prerelease identifier/);
     assert.equal(inc('1.2.3', 'prerelease', ''), '1.2.4-0');
+    assert.equal(inc('1.2.3', 'prerelease', 'rc0'), '1.2.4-rc0.0');
   });
 
   it('inc returns null for an unparsable version', () => {

@@ -61,6 +61,7 @@ describe('range', () => {
     assert.equal(norm('^0.0'), '>=0.0.0 <0.1.0-0');
     assert.equal(norm('^0'), '>=0.0.0 <1.0.0-0');
     assert.equal(norm('^0.1'), '>=0.1.0 <0.2.0-0');
+    assert.equal(norm('^0.1.2'), '>=0.1.2 <0.2.0-0');
     assert.equal(norm('^1.2.3-beta.2'), '>=1.2.3-beta.2 <2.0.0-0');
     assert.equal(norm('^x'), '*');
   });
@@ -99,6 +100,9 @@ describe('range', () => {
     assert.equal(norm('* >=1.0.0'), '>=1.0.0');
     assert.throws(() => new Range('>= '), /not followed by a version/);
     assert.equal(parseComparatorSet('<3 >1').length, 2);
+    assert.equal(parseComparatorSet('').length, 1);
+    assert.equal(parseComparatorSet('* >=1.0.0').length, 1);
+    assert.equal(parseComparatorSet('1.x').length, 2);
   });
 
   it('rejects invalid ranges', () => {
@@ -173,6 +177,8 @@ describe('range', () => {
     assert.equal(maxSatisfying(list, 'bad range!'), null);
     assert.equal(minSatisfying(['2.0.0', '1.0.0'], '>=1'), '1.0.0');
     assert.equal(maxSatisfying(['1.0.0', '2.0.0'], '>=1'), '2.0.0');
+    assert.equal(maxSatisfying(['1.2.3+a', '1.2.3+b'], '1.2.3'), '1.2.3+a');
+    assert.equal(minSatisfying(['1.2.3+a', '1.2.3+b'], '1.2.3'), '1.2.3+a');
   });
 
   it('filterSatisfying returns sorted matches', () => {

@@ -64,10 +64,25 @@ describe('version', () => {
     assert.throws(() => parse('1.2.x'), /patch must be numeric/);
   });
 
+  it('errors carry their name and input', () => {
+    try {
+      parse('1.2.3-01');
+      assert.fail('expected an error');
+    } catch (err) {
+      assert.ok(err instanceof SemVerError);
+      assert.equal(err.name, 'SemVerError');
+      assert.equal(err.input, '1.2.3-01');
+      assert.equal(err.message, 'prerelease identifier has a leading zero: "01"');
+    }
+  });
+
   it('rejects non-strings and overly long input', () => {
     assert.throws(() => parse(123), /must be a string/);
     assert.throws(() => parse('1.2.' + '3'.repeat(256)), /longer than 256/);
     assert.equal(parse('1.2.' + '3'.repeat(10)).patch, 3333333333);
+    const longest = '1.2.3-' + 'a'.repeat(250);
+    assert.equal(parse(longest).version, longest);
+    assert.throws(() => parse(longest + 'b'), /longer than 256/);
   });
 
   it('rejects numbers beyond the safe integer range', () => {
@@ -148,6 +163,9 @@ describe('version', () => {
     assert.equal(coerce('1.2.').version, '1.2.0');
     assert.equal(coerce(42).version, '42.0.0');
     assert.equal(coerce('007.8').version, '7.8.0');
+    assert.equal(coerce('v9').version, '9.0.0');
+    assert.equal(coerce('v0.10').version, '0.10.0');
+    assert.equal(coerce('1..5').version, '1.0.0');
   });
 
   it('coerce returns null when there is nothing to find', () => {
