@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { buildEnvironment } from '../../src/env/build.js';
+import { selectRuntime } from '../../src/runtime/select.js';
+import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../../src/task/formats.js';
+import { readTask, readTasks } from '../../src/task/io.js';
+import { agentWorkspace } from '../../src/task/resolve.js';
+import type { Task } from '../../src/task/task.js';
+import { reversePatch, revalidate } from '../../src/taskpilot/revalidate.js';
+import { synthesize, type SynthStats } from '../../src/taskpilot/synth.js';
+import { makeJsEnv, nodeTests } from '../helpers/env.js';
+import { tempDir } from '../helpers/workspace.js';
+
+const runtime = selectRuntime({ warn: () => {} });
+
+const STATS = `export function mean(xs) {
+  let total = 0;
+  for (const x of xs) {
+    total += x;
+  }
+  return xs.length > 0 ? total / xs.length : 0;
+}
+
+export function clamp(x, lo, hi) {
+  if (x < lo) {
+    return lo;
+  } else if (x > hi) {
+    return hi;
+  }
+  return x;
+}
+
+export function range(n, step) {
+  const out = [];
+  for (let i = 0; i < n; i += step) {
+    out.push(i * 2);
+  }
+  return out;
+}
+`;
+
+const STATS_TESTS = nodeTests(
+  {
+    'mean of several': "const m = await import('../src/stats.js'); assert.equal(m.mean([1, 2, 6]), 3);",
+    'mean of none': "const m = await import('../src/stats.js'); assert.equal(m.mean([]), 0);",
+    'clamp below': "const m = await import('../src/stats.js'); assert.equal(m.clamp(-5, 0, 10), 0);",
+    'clamp above': "const m = await import('../src/stats.js'); assert.equal(m.clamp(50, 0, 10), 10);",
+    'clamp inside': "const m = await import('../src/stats.js'); assert.equal(m.clamp(5, 0, 10), 5);",
+    'range by two': "const m = await import('../src/stats.js'); assert.deepEqual(m.range(5, 2), [0, 4, 8]);",
+    'range by one': "const m = await import('../src/stats.js'); assert.deepEqual(m.range(3, 1), [0, 2, 4]);",
+  },
+  'stats',
+);
+
+describe('synth end to end on a small environment', () => {
+  const env = makeJsEnv({ 'src/stats.js': STATS, 'tests/stats.test.js': STATS_TESTS }, {}, 'toy-stats');
+  const dataDir = tempDir();
+  const outDir = join(dataDir, 'tasks');
+  let stats: SynthStats;
+  let tasks: Task[];
+
+  before(async () => {
+    stats = await synthesize({
+      envs: [env], n: 8, strategies: ['procedural', 'combine'], workers: 2, seed: 1, hint: 'symptom', visibility: 'hidden',
+      outDir, dataDir, runtime, referenceRuns: 2, candidateRuns: 2,
+    });
+    tasks = readTasks(outDir);
+  });
+
+  it('counts every candidate by strategy and operator, and writes the valid ones', () => {
+    const proc = stats.byStrategy.procedural!;
+    assert.equal(proc.candidates, 8);
+    assert.ok(proc.valid > 0, JSON.stringify(stats.byStrategy));
+    const opTotal = Object.entries(stats.byOperator).filter(([k]) => !k.startsWith('combine')).reduce((n, [, c]) => n + c.candidates, 0);
+    assert.equal(opTotal, 8);
+    assert.equal(tasks.length, stats.tasks.length);
+    assert.equal(stats.errors.length, 0, stats.errors.join('\n'));
+  });
+
+  it('writes self-describing task directories with provenance and knobs', () => {
+    const t = tasks.find((x) => x.provenance.strategy === 'procedural')!;
+    const dir = join(outDir, t.id);
+    for (const f of ['task.json', 'instruction.md', 'bug.patch', 'fix.patch', 'tests.json', 'environment.json']) assert.ok(existsSync(join(dir, f)), f);
+    assert.equal(t.provenance.edits.length, 1);
+    assert.ok(t.provenance.edits[0]!.operator && t.provenance.edits[0]!.line > 0);
+    assert.equal(t.provenance.seeds.length, 1);
+    assert.equal(t.knobs.hint, 'symptom');
+    assert.ok(t.FAIL_TO_PASS.length > 0 && t.PASS_TO_PASS.length > 0);
+    assert.doesNotMatch(t.instruction, /stats > /, 'a symptom instruction names no test');
+    assert.deepEqual(readTask(dir), t);
+  });
+
+  it('hides the failing tests from the agent and keeps the bug in one fresh commit', async () => {
+    const t = tasks.find((x) => x.knobs.visibility === 'hidden')!;
+    assert.deepEqual(t.hiddenFiles, ['tests/stats.test.js']);
+    const built = await buildEnvironment(env, { dataDir, runtime });
+    const ws = await agentWorkspace(t, built, runtime, dataDir);
+    try {
+      assert.equal(existsSync(join(ws.root, 'tests/stats.test.js')), false);
+      assert.notEqual(readFileSync(join(ws.root, 'src/stats.js'), 'utf8'), STATS);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('re-validates a task from its directory: the reference fix passes', async () => {
+    const t = readTask(join(outDir, tasks[0]!.id));
+    const built = await buildEnvironment(env, { dataDir, runtime });
+    const r = await revalidate(t, built, runtime, dataDir, { referenceRuns: 1, candidateRuns: 1 });
+    assert.equal(r.ok, true, JSON.stringify(r.verdict));
+  });
+
+  it('round-trips through SWE-bench and SWE-smith JSONL', async () => {
+    for (const t of tasks) {
+      assert.deepEqual(await fromRecord('swebench', JSON.parse(JSON.stringify(toSweBench(t)))), t);
+      assert.deepEqual(await fromRecord('swesmith', JSON.parse(JSON.stringify(toSweSmith(t)))), t);
+    }
+    const rec = toSweBench(tasks[0]!);
+    assert.equal(typeof rec.FAIL_TO_PASS, 'string', 'SWE-bench lists are JSON strings');
+    assert.equal(rec.patch, tasks[0]!.fixPatch, "SWE-bench's patch is the fix");
+    assert.equal(toSweSmith(tasks[0]!).patch, tasks[0]!.bugPatch, "SWE-smith's patch is the bug");
+  });
+
+  it('imports a record from another tool by computing the other patch direction', async () => {
+    const t = tasks[0]!;
+    const built = await buildEnvironment(env, { dataDir, runtime });
+    const { frognano: _, ...foreign } = toSweBench(t);
+    const imported = await fromRecord('swebench', foreign, { env: t.env, reverse: (p) => reversePatch(built.snapshot, p, 'fix') });
+    assert.equal(imported.provenance.strategy, 'imported');
+    assert.deepEqual(imported.FAIL_TO_PASS, t.FAIL_TO_PASS);
+    const r = await revalidate(imported, built, runtime, dataDir, { referenceRuns: 1, candidateRuns: 1 });
+    assert.equal(r.ok, true, JSON.stringify(r.verdict));
+  });
+
+  it('exports Harbor task directories', async () => {
+    const built = await buildEnvironment(env, { dataDir, runtime });
+    const dir = writeHarborTask(tempDir(), tasks[0]!, built.snapshot);
+    for (const f of ['instruction.md', 'task.toml', 'environment/Dockerfile', 'tests/test.sh', 'tests/grade.py', 'tests/config.json', 'solution/solve.sh']) {
+      assert.ok(existsSync(join(dir, f)), f);
+    }
+    assert.match(readFileSync(join(dir, 'task.toml'), 'utf8'), /allow_internet = false/);
+    assert.ok(readdirSync(join(dir, 'tests', 'original', 'tests')).includes('stats.test.js'));
+  });
+});
