@@ -27,12 +27,23 @@ function clip(text: string): string {
  * an assertion compared, with test names and file paths left out.
  */
 export function symptomOf(message: string): string | null {
-  const js = /(?:Expected values to be (?:strictly|loosely) (?:deep-)?equal:[\s\S]*?\n\s*\n?)?([^\n]+?) !== ([^\n]+)/.exec(message);
-  if (js) return `a result was ${js[1]!.trim()} where ${js[2]!.trim()} was expected`;
-  const py = /assert (.+?) == (.+?)(?:\n|$)/.exec(message);
-  if (py && !/\(|\[/.test(py[1]!)) return `a result was ${py[1]!.trim()} where ${py[2]!.trim()} was expected`;
+  const missing = /Missing expected exception(?: \((\w+)\))?/.exec(message);
+  if (missing) return `an expected ${missing[1] ?? 'error'} is not raised`;
+  const js = /([^\n]+?) !== ([^\n]+)/.exec(message);
+  if (js && !/deep/.test(message)) return `a result was ${js[1]!.trim()} where ${js[2]!.trim()} was expected`;
+  if (/deep-?equal/i.test(message)) {
+    const actual = /^\+ {2,}(.+)$/m.exec(message)?.[1]?.replace(/,$/, '');
+    const expected = /^- {2,}(.+)$/m.exec(message)?.[1]?.replace(/,$/, '');
+    if (actual && expected) return `a result holds ${actual.trim()} where ${expected.trim()} was expected`;
+    return 'a structured result differs from what is expected';
+  }
+  const py = /^(?:AssertionError: )?assert (.+?) == (.+?)$/m.exec(message);
+  if (py) return `a result was ${py[1]!.trim()} where ${py[2]!.trim()} was expected`;
+  const raises = /DID NOT RAISE <class '(?:[\w.]+\.)?(\w+)'>/.exec(message);
+  if (raises) return `an expected ${raises[1]} is not raised`;
   const err = /\b(\w*(?:Error|Exception))\b:?\s*([^\n]*)/.exec(message);
-  if (err) return `an unexpected ${err[1]} is raised${err[2] ? ` ("${err[2]!.trim().slice(0, 120)}")` : ''}`;
+  if (err && err[1] !== 'AssertionError') return `an unexpected ${err[1]} is raised${err[2] ? ` ("${err[2]!.trim().slice(0, 120)}")` : ''}`;
+  if (/falsy|truthy|assert (not )?\w/.test(message)) return 'a condition that should hold does not';
   return null;
 }
 

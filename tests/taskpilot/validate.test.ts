@@ -5,7 +5,7 @@ import { buildEnvironment } from '../../src/env/build.js';
 import { LocalRuntime } from '../../src/runtime/local.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import type { Runtime } from '../../src/runtime/types.js';
-import { instructionLeaks, writeInstruction } from '../../src/taskpilot/instructions.js';
+import { instructionLeaks, symptomOf, writeInstruction } from '../../src/taskpilot/instructions.js';
 import { EnvValidator, type CandidateChange } from '../../src/taskpilot/validate.js';
 import { fileDiff } from '../../src/util/diff.js';
 import { makeJsEnv, nodeTests } from '../helpers/env.js';
@@ -121,6 +121,18 @@ describe('instruction writer', () => {
     assert.match(symptom, /a result was -1 where 5 was expected/);
     assert.doesNotMatch(minimal, /add sums|-1/);
     assert.match(minimal, /a test fails/);
+  });
+
+  it('turns common failure messages into symptoms', () => {
+    const cases: [string, RegExp][] = [
+      ['Expected values to be strictly equal:\n\n3599 !== 3600\n', /a result was 3599 where 3600 was expected/],
+      ['Expected values to be strictly deep-equal:\n+ actual - expected\n\n  [\n+   1,\n-   2\n  ]', /holds 1 where 2 was expected/],
+      ['Missing expected exception (DurationParseError).', /expected DurationParseError is not raised/],
+      ['AssertionError: assert 4 == 5\n +  where 4 = total([1, 3])', /a result was 4 where 5 was expected/],
+      ["Failed: DID NOT RAISE <class 'money.errors.CurrencyMismatch'>", /expected CurrencyMismatch is not raised/],
+      ["TypeError: unsupported operand type(s) for +: 'int' and 'str'", /unexpected TypeError is raised/],
+    ];
+    for (const [message, want] of cases) assert.match(symptomOf(message) ?? '', want, message);
   });
 
   it('detects an instruction that contains the fix', () => {
