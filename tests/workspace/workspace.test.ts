@@ -12,6 +12,20 @@ import { makeSnapshot, makeWorkspace, tempDir, waitFor } from '../helpers/worksp
 const runtime = selectRuntime({ warn: () => {} });
 const files = { 'src/lib.py': 'def f():\n    return 1\n', 'tests/test_lib.py': 'from src.lib import f\n' };
 
+/** A child process that makes a workspace in `base` and waits; resolves once it is made. */
+async function workspaceHolder(base: string) {
+  const script = `
+    import { Workspace } from ${JSON.stringify(new URL('../../src/workspace/workspace.ts', import.meta.url).href)};
+    import { LocalRuntime } from ${JSON.stringify(new URL('../../src/runtime/local.ts', import.meta.url).href)};
+    await Workspace.create({ snapshot: ${JSON.stringify(makeSnapshot(files))}, layers: [], runtime: new LocalRuntime(), baseDir: ${JSON.stringify(base)} });
+    console.log('READY');
+    setInterval(() => {}, 1000);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('READY') && resolve()));
+  return child;
+}
+
 describe('workspaces', () => {
   it('hold exactly one fresh commit, no remote, no tags and no reflog history', async () => {
     const ws = await makeWorkspace(runtime, files);
@@ -88,16 +102,7 @@ describe('workspaces', () => {
 
   it('are removed when the process is interrupted (Ctrl-C)', async () => {
     const base = tempDir();
-    const snapshot = makeSnapshot(files);
-    const script = `
-      import { Workspace } from ${JSON.stringify(new URL('../../src/workspace/workspace.ts', import.meta.url).href)};
-      import { LocalRuntime } from ${JSON.stringify(new URL('../../src/runtime/local.ts', import.meta.url).href)};
-      await Workspace.create({ snapshot: ${JSON.stringify(snapshot)}, layers: [], runtime: new LocalRuntime(), baseDir: ${JSON.stringify(base)} });
-      console.log('READY');
-      setInterval(() => {}, 1000);
-    `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('READY') && resolve()));
+    const child = await workspaceHolder(base);
     assert.equal(readdirSync(base).length, 1);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
@@ -107,16 +112,7 @@ describe('workspaces', () => {
 
   it('left by a crashed process are swept by the next one', async () => {
     const base = tempDir();
-    const snapshot = makeSnapshot(files);
-    const script = `
-      import { Workspace } from ${JSON.stringify(new URL('../../src/workspace/workspace.ts', import.meta.url).href)};
-      import { LocalRuntime } from ${JSON.stringify(new URL('../../src/runtime/local.ts', import.meta.url).href)};
-      await Workspace.create({ snapshot: ${JSON.stringify(snapshot)}, layers: [], runtime: new LocalRuntime(), baseDir: ${JSON.stringify(base)} });
-      console.log('READY');
-      setInterval(() => {}, 1000);
-    `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => child.stdout.on('data', (d) => String(d).includes('READY') && resolve()));
+    const child = await workspaceHolder(base);
     child.kill('SIGKILL'); // no handler runs
     await new Promise((resolve) => child.on('exit', resolve));
     assert.equal(readdirSync(base).length, 1, 'the crash left its workspace');
