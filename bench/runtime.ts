@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { buildEnvironment, type BuiltEnv } from '../src/env/build.js';
 import { starterEnvs } from '../src/env/load.js';
 import { runTests } from '../src/grading/testrun.js';
-import { BwrapRuntime } from '../src/runtime/bwrap.js';
+import { BwrapRuntime, sandboxEnv } from '../src/runtime/bwrap.js';
 import { bwrapAvailable, hostPython } from '../src/runtime/host.js';
 import { table } from '../src/util/table.js';
 import { Workspace } from '../src/workspace/workspace.js';
@@ -47,7 +47,8 @@ function bareRun(built: BuiltEnv, dir: string): number {
   const started = performance.now();
   const res = spawnSync(argv[0]!, argv.slice(1), {
     cwd: dir,
-    env: { PATH: process.env.PATH, HOME: tmpdir(), PYTHONDONTWRITEBYTECODE: '1', ...built.env.spec.test.env },
+    // The same variables the sandbox sets, so only the isolation differs.
+    env: sandboxEnv(built.env.spec.test.env, tmpdir()),
     stdio: 'ignore',
   });
   const ms = performance.now() - started;
