@@ -175,6 +175,7 @@ def test_builtin_min_max_abs_sum_avg():
     assert evaluate("sum()") == 0
     assert evaluate("sum(1, 2, 3)") == 6
     assert evaluate("avg(1, 2, 3, 6)") == 3
+    assert evaluate("avg(5)") == 5
 
 
 def test_builtin_round_is_half_away_from_zero():
@@ -186,6 +187,9 @@ def test_builtin_round_is_half_away_from_zero():
     assert evaluate("round(-3.14159, 3)") == -3.142
     assert evaluate("round(1234, -2)") == 1200
     assert evaluate("round(1250, -2)") == 1300
+    assert evaluate("round(1240, -2)") == 1200
+    assert evaluate("round(0.6)") == 1
+    assert evaluate("round(0.4)") == 0
     with pytest.raises(ArgumentError, match="round\\(\\): digits must be an integer"):
         evaluate("round(1.5, 0.5)")
 
@@ -201,6 +205,7 @@ def test_builtin_floor_ceil_sqrt_sign_clamp_len():
     assert evaluate("clamp(15, 0, 10)") == 10
     assert evaluate("clamp(-5, 0, 10)") == 0
     assert evaluate("clamp(5, 0, 10)") == 5
+    assert evaluate("clamp(7, 5, 5)") == 5
     assert evaluate("len('hello')") == 5
     assert evaluate("len(12345)") == 5
 
@@ -218,6 +223,13 @@ def test_builtin_argument_errors():
         evaluate("clamp(1, 5, 0)")
     with pytest.raises(ArgumentError, match="max\\(\\): expected numbers, got string"):
         evaluate("max(1, 'a')")
+
+
+def test_builtin_arity_limits():
+    for text in ["round(1, 2, 3)", "floor(1, 2)", "ceil(1, 2)", "sqrt(1, 2)",
+                 "sign(1, 2)", "clamp(1, 2, 3, 4)", "len('a', 'b')", "abs()"]:
+        with pytest.raises(ArgumentError):
+            evaluate(text)
 
 
 def test_unknown_function():
@@ -248,6 +260,9 @@ def test_evaluator_without_builtins():
 
 
 def test_scope_shadowing_and_restoring():
+    single = Scope()
+    single.set("a", 1)
+    assert single.lookup("a") == 1
     scope = Scope({"x": 1, "y": 2})
     with scope.push({"x": 10}):
         assert scope.lookup("x") == 10

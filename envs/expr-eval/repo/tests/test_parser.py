@@ -52,6 +52,8 @@ def test_comparison_chains():
     node = parse("1 < x <= 10")
     assert node == ast.Comparison(["<", "<="], [ast.Literal(1), ast.Name("x"), ast.Literal(10)])
     assert src("a + 1 == b * 2") == "((a + 1) == (b * 2))"
+    assert src("a == b + 1") == "(a == (b + 1))"
+    assert src("a < b * 2") == "(a < (b * 2))"
     assert src("a < b and b > c") == "((a < b) and (b > c))"
     assert len(parse("a == b != c < d").operands) == 4
 
@@ -104,6 +106,10 @@ def test_nesting_limit():
     assert parse("((((1))))", max_depth=5) == ast.Literal(1)
     with pytest.raises(ParseError, match="nested too deeply at position 5"):
         parse("((((((1))))))", max_depth=5)
+    deep = "(" * 99 + "1" + ")" * 99
+    assert parse(deep) == ast.Literal(1)
+    with pytest.raises(ParseError, match="nested too deeply at position 100"):
+        parse("(" + deep + ")")
     parser = Parser(tokenize("-(-(-1))"), max_depth=10)
     parser.parse()
     assert parser.depth == 0

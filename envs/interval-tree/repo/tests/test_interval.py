@@ -43,7 +43,7 @@ def test_from_flags_picks_matching_closedness():
     with pytest.raises(IntervalError, match="booleans"):
         Interval.from_flags(0, 1, 1, None)
     with pytest.raises(IntervalError, match="booleans"):
-        Interval.from_flags(0, 1, 1, 0)
+        Interval.from_flags(0, 1, True, 0)
 
 
 def test_parse_reads_brackets_and_numbers():
@@ -107,9 +107,9 @@ def test_touches_only_when_bounds_meet_without_gap():
     assert iv("[1, 3)").touches(iv("[3, 5)"))
     assert iv("[3, 5)").touches(iv("[1, 3)"))
     assert iv("[1, 3]").touches(iv("(3, 5)"))
-    assert not iv("[1, 3)").touches(iv("(3, 5)"))
-    assert not iv("[1, 3]").touches(iv("[3, 5)"))
-    assert not iv("[1, 3)").touches(iv("[4, 5)"))
+    assert iv("[1, 3)").touches(iv("(3, 5)")) is False
+    assert iv("[1, 3]").touches(iv("[3, 5)")) is False
+    assert iv("[1, 3)").touches(iv("[4, 5)")) is False
 
 
 def test_envelops_checks_both_ends():
@@ -117,10 +117,10 @@ def test_envelops_checks_both_ends():
     assert outer.envelops(iv("[1, 10)"))
     assert outer.envelops(iv("(1, 10)"))
     assert outer.envelops(iv("[2, 3]"))
-    assert not outer.envelops(iv("[1, 10]"))
-    assert not outer.envelops(iv("[0, 5)"))
-    assert not outer.envelops(iv("[5, 11)"))
-    assert not iv("(1, 10)").envelops(iv("[1, 5)"))
+    assert outer.envelops(iv("[1, 10]")) is False
+    assert outer.envelops(iv("[0, 5)")) is False
+    assert outer.envelops(iv("[5, 11)")) is False
+    assert iv("(1, 10)").envelops(iv("[1, 5)")) is False
     assert iv("[1, 10]").envelops(iv("[10, 10]"))
 
 
@@ -141,6 +141,8 @@ def test_union_of_overlapping_or_touching_intervals():
     assert iv("[1, 3)").union(iv("[1, 2]")) == iv("[1, 3)")
     assert iv("[1, 5]").union(iv("[2, 5)")) == iv("[1, 5]")
     assert iv("[2, 5)").union(iv("[1, 5]")) == iv("[1, 5]")
+    assert iv("[1, 5)").union(iv("(1, 3)")) == iv("[1, 5)")
+    assert iv("(1, 3)").union(iv("[1, 5)")) == iv("[1, 5)")
     with pytest.raises(IntervalError, match="disjoint"):
         iv("[1, 3)").union(iv("(3, 5)"))
     with pytest.raises(IntervalError, match="disjoint"):
@@ -179,6 +181,7 @@ def test_equality_hashing_and_ordering():
     assert Interval(1, 5) != Interval(1, 5, closed="both")
     assert hash(Interval(1, 5, "a")) == hash(Interval(1, 5, "b"))
     assert Interval(1, 5) != (1, 5)
+    assert (Interval(1, 5) == (1, 5)) is False
     assert len({Interval(1, 5), Interval(1, 5), Interval(1, 6)}) == 2
     ordered = sorted([iv("[2, 3)"), iv("(1, 4)"), iv("[1, 9)"), iv("[1, 4]"), iv("[1, 4)")])
     assert [str(x) for x in ordered] == ["[1, 4)", "[1, 4]", "[1, 9)", "(1, 4)", "[2, 3)"]

@@ -116,6 +116,9 @@ describe('index', () => {
     const long = 'word '.repeat(30).trim();
     assert.equal(summarize(long), 'word '.repeat(16).trim() + '\u2026');
     assert.equal(summarize(long).length, 80);
+    const shifted = 'x' + long;
+    assert.equal(summarize(shifted), 'x' + 'word '.repeat(15).trim() + '\u2026');
+    assert.equal(summarize(shifted).length, 76);
     assert.equal(summarize('a\nb   c d', 7), 'a b c d');
     assert.equal(summarize('a\nb   c d', 6), 'a b c\u2026');
   });

@@ -123,6 +123,7 @@ describe('inline', () => {
     assert.deepEqual(tokenizeInline('[a [b](/x) c](/y)'), [link('/y', [t('a [b](/x) c')])]);
     assert.deepEqual(tokenizeInline('[no target] and [x]( bad'), [t('[no target] and [x]( bad')]);
     assert.deepEqual(tokenizeInline('[a\\]b](/u)'), [link('/u', [t('a]b')])]);
+    assert.deepEqual(tokenizeInline('[a\\]](/u)'), [link('/u', [t('a]')])]);
   });
 
   it('code spans inside a link label hide brackets', () => {

@@ -58,7 +58,7 @@ export function normalizePath(path: string, options: NormalizeOptions = {}): str
   const input = raw.startsWith('/') ? raw : '/' + raw;
   const out: string[] = [];
   const pieces = input.split('/');
-  let endsWithSlash = input.length > 1 && input.endsWith('/');
+  let endsWithSlash = input.endsWith('/');
   for (let i = 1; i < pieces.length; i++) {
     const piece = pieces[i];
     const isLast = i === pieces.length - 1;
@@ -69,9 +69,7 @@ export function normalizePath(path: string, options: NormalizeOptions = {}): str
       continue;
     }
     if (piece === '..') {
-      if (out.length > 0) {
-        out.pop();
-      }
+      out.pop();
       if (isLast) {
         endsWithSlash = true;
       }
@@ -116,8 +114,7 @@ export function joinPaths(...parts: string[]): string {
       result += '/' + trimmed;
     }
   }
-  const last = parts.length > 0 ? parts[parts.length - 1] : '';
-  if (result !== '' && hasTrailingSlash(last)) {
+  if (result !== '' && hasTrailingSlash(parts[parts.length - 1])) {
     result += '/';
   }
   return result === '' ? '/' : result;

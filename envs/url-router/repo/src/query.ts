@@ -40,9 +40,6 @@ export function parseQuery(input: string, options: ParseQueryOptions = {}): Quer
   const limit = options.limit ?? 1000;
   const query: Query = Object.create(null);
   const text = input.startsWith('?') ? input.slice(1) : input;
-  if (text.length === 0) {
-    return query;
-  }
   let count = 0;
   for (const pair of text.split('&')) {
     if (pair.length === 0) {

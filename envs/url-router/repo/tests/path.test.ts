@@ -8,6 +8,7 @@ describe('path', () => {
     assert.deepEqual(splitUrl('/a#frag?notquery'), { path: '/a', query: '', hash: 'frag?notquery' });
     assert.deepEqual(splitUrl('?q=1'), { path: '/', query: 'q=1', hash: '' });
     assert.deepEqual(splitUrl('/plain'), { path: '/plain', query: '', hash: '' });
+    assert.deepEqual(splitUrl('#only'), { path: '/', query: '', hash: 'only' });
   });
 
   it('strips scheme and authority from absolute URLs', () => {
@@ -23,6 +24,7 @@ describe('path', () => {
     assert.equal(safeDecode('%41%E0%'), 'A%E0%');
     assert.equal(safeDecode('100%'), '100%');
     assert.equal(safeDecode('%7e%zz'), '~%zz');
+    assert.equal(safeDecode('%80%7F%41'), '%80\x7fA');
   });
 
   it('collapses slashes and resolves dot segments', () => {
@@ -64,6 +66,7 @@ describe('path', () => {
     assert.equal(hasTrailingSlash('/a'), false);
     assert.equal(hasTrailingSlash('/'), false);
     assert.equal(hasTrailingSlash(''), false);
+    assert.equal(hasTrailingSlash('a/'), true);
   });
 
   it('joins path fragments with single slashes', () => {

@@ -41,6 +41,11 @@ describe('query', () => {
   it('stops after the pair limit, not counting empty pairs', () => {
     assert.deepEqual(plain(parseQuery('a=1&&b=2&c=3&d=4', { limit: 2 })), { a: '1', b: '2' });
     assert.deepEqual(plain(parseQuery('a=1&b=2', { limit: 0 })), {});
+    const many = Array.from({ length: 1001 }, (_, i) => `k${i}=${i}`).join('&');
+    const parsed = parseQuery(many);
+    assert.equal(Object.keys(parsed).length, 1000);
+    assert.equal(parsed.k999, '999');
+    assert.equal(parsed.k1000, undefined);
   });
 
   it('returns an object without prototype keys', () => {
@@ -81,6 +86,7 @@ describe('query', () => {
     assert.equal(withQuery('/a?y=2&', { x: 1 }), '/a?y=2&x=1');
     assert.equal(withQuery('/a#top', { x: 1 }), '/a?x=1#top');
     assert.equal(withQuery('/a#top', {}), '/a#top');
+    assert.equal(withQuery('#top', { x: 1 }), '?x=1#top');
     assert.equal(withQuery('/a', { b: 2, a: 1 }, { sort: true }), '/a?a=1&b=2');
   });
 
@@ -91,6 +97,7 @@ describe('query', () => {
     assert.equal(getFirst(q, 'zz'), '');
     assert.equal(getFirst(q, 'zz', 'dflt'), 'dflt');
     assert.equal(getFirst({ empty: [] }, 'empty', 'fb'), 'fb');
+    assert.equal(getFirst({ one: ['x'] }, 'one', 'fb'), 'x');
     assert.deepEqual(getAll(q, 'a'), ['1', '2']);
     assert.deepEqual(getAll(q, 'b'), ['3']);
     assert.deepEqual(getAll(q, 'e'), ['']);

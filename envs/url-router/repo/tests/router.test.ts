@@ -68,6 +68,9 @@ describe('router', () => {
     assert.deepEqual(summary(r.match('DELETE', '/users')), { allowed: ['GET', 'HEAD', 'POST'], path: '/users' });
     assert.deepEqual(r.allowedMethods('/users/me'), ['GET', 'HEAD']);
     assert.deepEqual(r.allowedMethods('/nowhere'), []);
+    const postOnly = new Router<string>();
+    postOnly.post('/submit', 'submit');
+    assert.deepEqual(summary(postOnly.match('GET', '/submit')), { allowed: ['POST'], path: '/submit' });
   });
 
   it('reports 404 when no path matches', () => {
@@ -166,6 +169,8 @@ describe('router', () => {
     assert.throws(() => r.get('/archive/:y<int>?', 'clash'), /GET \/archive\/:y<int>\? conflicts with GET \/archive/);
     assert.throws(() => r.post('/x', 'x', { name: 'home' }), /Duplicate route name "home"/);
     assert.throws(() => r.add([], '/empty', 'none'), /At least one method/);
+    assert.throws(() => r.get('relative', 'rel'), /must start with "\/"/);
+    assert.throws(() => r.get('/a//b', 'double'), /Empty segment/);
     const size = r.size;
     r.post('/users/:id', 'postById');
     assert.equal(r.size, size + 1);

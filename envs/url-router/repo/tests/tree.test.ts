@@ -78,6 +78,10 @@ describe('tree', () => {
     const sensitive = treeOf(['/Docs/:Page']);
     assert.equal(find(sensitive, '/docs/Intro'), null);
     assert.deepEqual(find(sensitive, '/Docs/Intro'), ['/Docs/:Page', { Page: 'Intro' }]);
+    const byDefault = new SegmentTree<string>();
+    byDefault.insert(parsePattern('/Docs'), () => 'docs');
+    assert.equal(byDefault.match(['docs']), null);
+    assert.equal(byDefault.match(['Docs'])?.value, 'docs');
   });
 
   it('continues past values rejected by the accept callback', () => {
