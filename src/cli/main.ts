@@ -55,6 +55,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  'issue-model': { type: 'string' },
   tasks: { type: 'string' },
   format: { type: 'string' },
 } as const;

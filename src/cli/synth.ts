@@ -32,7 +32,8 @@ valid ones as task directories.
   --out DIR            where task directories go (default <data-dir>/tasks)
   --reference-runs N   clean runs per environment; only always-passing tests label (default 3)
   --candidate-runs N   runs of each candidate; disagreeing tests are dropped (default 2)
-  --model M --base-url URL [--api-key K]   an OpenAI-compatible model for llm-* strategies`;
+  --model M --base-url URL [--api-key K]   an OpenAI-compatible model for llm-* strategies
+  --issue-model M      have this model (at --base-url) write the issue text; leaks are still rejected`;
 
 const REASONS = ['no-site', 'unparseable', 'no-change', 'apply-failed', 'duplicate', 'timeout', 'infra', 'no-f2p', 'no-p2p', 'flaky', 'fix-fails', 'leak'] as const;
 
@@ -102,6 +103,12 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       const apiKey = (f['api-key'] as string | undefined) ?? process.env.FROGNANO_API_KEY;
       llm = new LlmGenerator(new ChatClient({ baseUrl: f['base-url'] as string, model: f.model as string, ...(apiKey ? { apiKey } : {}) }));
     }
+    let issueWriter: ChatClient | undefined;
+    if (f['issue-model']) {
+      if (!f['base-url']) throw new UserError('--issue-model needs --base-url', 'pass --base-url http://host:port/v1');
+      const apiKey = (f['api-key'] as string | undefined) ?? process.env.FROGNANO_API_KEY;
+      issueWriter = new ChatClient({ baseUrl: f['base-url'] as string, model: f['issue-model'] as string, ...(apiKey ? { apiKey } : {}) });
+    }
     const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
     const outDir = (f.out as string | undefined) ?? join(dir, 'tasks');
     const progress = new Progress(Boolean(f.json));
@@ -120,6 +127,7 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       runtime,
       ...(f.operators ? { operators: String(f.operators).split(',') } : {}),
       ...(llm ? { llm } : {}),
+      ...(issueWriter ? { issueWriter } : {}),
       referenceRuns: int(f['reference-runs'], '--reference-runs', 3, 1),
       candidateRuns: int(f['candidate-runs'], '--candidate-runs', 2, 1),
       knownBugKeys: (env) => store.taskBugKeys(env),

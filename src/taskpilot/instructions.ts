@@ -1,8 +1,9 @@
 // The instruction writer: what the agent is told, from the failing tests, at
 // three hint levels. It never reveals the fix: an instruction holding any code
 // line the fix adds is rejected.
-import { addedLines } from '../util/diff.js';
+import type { ChatClient } from '../model/openai.js';
 import type { HintLevel } from '../task/task.js';
+import { addedLines } from '../util/diff.js';
 
 export interface InstructionInput {
   envName: string;
@@ -78,4 +79,38 @@ export function instructionLeaks(instruction: string, fixPatch: string): string[
   return addedLines(fixPatch)
     .map((l) => l.trim().replace(/\s+/g, ' '))
     .filter((l) => l.length >= 6 && /[A-Za-z0-9_]/.test(l) && text.includes(l));
+}
+
+/**
+ * Issue text written by a model (SWE-smith style): it sees the bug patch and
+ * the failures, and is asked for a user's report that neither names tests nor
+ * says how to fix. The caller still runs the leak check on the result.
+ */
+export async function llmInstruction(client: ChatClient, input: InstructionInput, bugPatch: string): Promise<string> {
+  const failures = input.f2p
+    .slice(0, MAX_TESTS)
+    .map((id) => clip(input.failures[id] ?? ''))
+    .join('\n---\n');
+  const res = await client.chat({
+    temperature: 0.7,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          `Write a GitHub issue, as a user of the ${input.language} library "${input.envName}" would, about the wrong behaviour below.`,
+          'Describe what happens and what was expected, with a small example if useful.',
+          'Do not mention tests or test names, do not quote the diff, and do not say how to fix it.',
+          'Reply with the issue text only.',
+          '',
+          'The change that broke it (for your understanding only):',
+          bugPatch,
+          'What goes wrong:',
+          failures,
+        ].join('\n'),
+      },
+    ],
+  });
+  const text = (res.message.content ?? '').trim();
+  if (!text) throw new Error('the model wrote an empty issue');
+  return `${text}\n`;
 }

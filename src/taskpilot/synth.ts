@@ -3,6 +3,7 @@
 // everything (per strategy and per operator) for the yield table.
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
+import type { ChatClient } from '../model/openai.js';
 import type { Runtime } from '../runtime/types.js';
 import { writeTask, taskId } from '../task/io.js';
 import type { HintLevel, Strategy, Task, TestVisibility } from '../task/task.js';
@@ -10,7 +11,7 @@ import { TASK_SCHEMA } from '../task/task.js';
 import { fileDiff } from '../util/diff.js';
 import { pool } from '../util/pool.js';
 import { combineCandidates } from './combine.js';
-import { instructionLeaks, writeInstruction } from './instructions.js';
+import { instructionLeaks, llmInstruction, writeInstruction } from './instructions.js';
 import type { LlmGenerator } from './llm.js';
 import { proceduralAttempts, type BugEdit } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
@@ -32,6 +33,8 @@ export interface SynthOptions {
   runtime: Runtime;
   operators?: string[];
   llm?: LlmGenerator;
+  /** A model that writes the issue text in place of the template writer. */
+  issueWriter?: ChatClient;
   referenceRuns?: number;
   candidateRuns?: number;
   onProgress?: (s: SynthStats) => void;
@@ -113,7 +116,14 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
     return null;
   }
   const spec = built.env.spec;
-  const instruction = writeInstruction({ envName: spec.name, language: spec.language, f2p: verdict.f2p, failures: verdict.failures, hint: opts.hint });
+  const input = { envName: spec.name, language: spec.language, f2p: verdict.f2p, failures: verdict.failures, hint: opts.hint };
+  let instruction: string;
+  try {
+    instruction = opts.issueWriter ? await llmInstruction(opts.issueWriter, input, change.bugPatch) : writeInstruction(input);
+  } catch {
+    tally(stats, keys, 'infra');
+    return null;
+  }
   if (instructionLeaks(instruction, change.fixPatch).length > 0) {
     tally(stats, keys, 'leak');
     return null;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChatClient } from '../../src/model/openai.js';
+import { instructionLeaks, llmInstruction } from '../../src/taskpilot/instructions.js';
 import { LlmGenerator, extractCode, reindent } from '../../src/taskpilot/llm.js';
 import type { SourceFile } from '../../src/taskpilot/sources.js';
 import { startScriptedModel } from '../helpers/model-server.js';
@@ -103,6 +104,25 @@ describe('OpenAI-compatible client', () => {
       await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'hi' }] }), /answered 400/);
       assert.equal(server.requests.length, 1);
       assert.deepEqual(server.requests[0]!.body.chat_template_kwargs, { enable_thinking: false });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('LLM-written issue text', () => {
+  it('asks for a user report without tests or fix; the leak check still applies to it', async () => {
+    const fix = 'diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-    return a - b\n+    return a + b\n';
+    const server = await startScriptedModel((_r, n) => ({ content: n === 1 ? 'add(2, 3) gives -1 instead of 5.' : 'Just write `return a + b` there.' }));
+    try {
+      const client = new ChatClient({ baseUrl: server.url, model: 'scripted' });
+      const input = { envName: 'calc', language: 'python', f2p: ['tests/test_m.py::test_add'], failures: { 'tests/test_m.py::test_add': 'assert -1 == 5' }, hint: 'symptom' as const };
+      const good = await llmInstruction(client, input, fix);
+      assert.equal(good, 'add(2, 3) gives -1 instead of 5.\n');
+      assert.match(server.requests[0]!.body.messages[0]!.content, /Do not mention tests/);
+      assert.deepEqual(instructionLeaks(good, fix), []);
+      const leaky = await llmInstruction(client, input, fix);
+      assert.deepEqual(instructionLeaks(leaky, fix), ['return a + b']);
     } finally {
       await server.close();
     }
