@@ -8,13 +8,15 @@ export function rng(seed: number): () => number {
   a = Math.imul(a ^ (a >>> 16), 0x85ebca6b);
   a = Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
   a = (a ^ (a >>> 16)) >>> 0;
-  return () => {
+  const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+  next(); // the first output still follows the seed closely: skip it
+  return next;
 }
 
 /** A 32-bit seed derived from any parts, stable across runs and machines. */

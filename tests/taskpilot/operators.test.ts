@@ -126,3 +126,18 @@ for (const [lang, source] of programs) {
     }
   });
 }
+
+describe('class_rm_base with several bases', () => {
+  it('removes one base and its comma, keeping keyword arguments', async () => {
+    const { classRmBase } = await import('../../src/taskpilot/procedural/classes.js');
+    const src = 'class A(B, C, metaclass=M):\n    pass\n';
+    const tree = await parse(src, 'python');
+    const outs = new Set<string>();
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) {
+      const r = await applyAt(classRmBase, { rel: 'a.py', lang: 'python', text: src }, classRmBase.sites(tree.rootNode)[0]!, rng(seed));
+      assert.ok(r && typeof r !== 'string');
+      outs.add(r.files['a.py']!.after.split('\n')[0]!);
+    }
+    assert.deepEqual([...outs].sort(), ['class A(B, metaclass=M):', 'class A(C, metaclass=M):']);
+  });
+});

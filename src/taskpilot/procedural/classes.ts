@@ -19,7 +19,8 @@ export const classRmBase: Operator = {
     const all = args.namedChildren.filter((c) => c && c.type !== 'comment');
     if (all.length === 1) return { start: args.startIndex, end: args.endIndex, text: '' };
     const victim = pick(bases, rng)!;
-    const i = all.indexOf(victim);
+    // Nodes are fresh wrappers on each access: compare positions, not objects.
+    const i = all.findIndex((n) => n!.startIndex === victim.startIndex);
     // Remove the base with the comma that separates it from its neighbour.
     const start = i === 0 ? victim.startIndex : all[i - 1]!.endIndex;
     const end = i === 0 ? all[1]!.startIndex : victim.endIndex;

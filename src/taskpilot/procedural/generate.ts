@@ -53,7 +53,12 @@ function position(text: string, index: number): { line: number; column: number }
 
 /** Applies one operator at one site; null when the result is not a parseable change. */
 export async function applyAt(op: Operator, file: SourceFile, node: Node, random: () => number): Promise<ProceduralAttempt['candidate'] | 'unparseable' | 'no-change'> {
-  const edit = op.apply(node, file.text, random);
+  let edit;
+  try {
+    edit = op.apply(node, file.text, random);
+  } catch {
+    return 'no-change'; // an operator that cannot handle this site never stops a run
+  }
   if (!edit) return 'no-change';
   const after = file.text.slice(0, edit.start) + edit.text + file.text.slice(edit.end);
   if (after === file.text) return 'no-change';
