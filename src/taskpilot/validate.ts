@@ -67,8 +67,18 @@ export class EnvValidator {
     readonly opts: ValidatorOptions = {},
   ) {}
 
+  /** Slowest clean run, once the reference runs are done. */
+  private referenceMs = 0;
+
+  /**
+   * Candidate runs get a timeout scaled to the clean suite: five times its
+   * slowest run, at least 10 s, at most the spec's. A mutant that loops
+   * forever then costs seconds, not the whole spec timeout.
+   */
   private get timeoutSec(): number {
-    return this.opts.timeoutSec ?? this.built.env.spec.timeoutSec;
+    if (this.opts.timeoutSec) return this.opts.timeoutSec;
+    const spec = this.built.env.spec.timeoutSec;
+    return this.referenceMs > 0 ? Math.min(spec, Math.max(10, Math.ceil((5 * this.referenceMs) / 1000))) : spec;
   }
 
   private workspace(patch?: string): Promise<Workspace> {
@@ -101,6 +111,7 @@ export class EnvValidator {
           ws.dispose();
         }
       }
+      this.referenceMs = Math.max(...runs.map((r) => r.durationMs));
       const stable = new Set([...runs[0]!.tests.values()].filter((t) => runs.every((r) => r.tests.get(t.id)?.status === 'passed')).map((t) => t.id));
       return { stable, run: runs[0]! };
     })();
