@@ -1,12 +1,11 @@
 // `env check`: build the dependency layer, run the reference suite twice in
 // fresh sandboxed workspaces, and accept the environment only if the runs are
 // trustworthy, at least 80% of tests pass, and no test is flaky.
-import { join } from 'node:path';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import type { Runtime } from '../runtime/types.js';
-import { Workspace } from '../workspace/workspace.js';
 import { buildEnvironment, type BuiltEnv } from './build.js';
 import type { LoadedEnv } from './load.js';
+import { envWorkspace } from './workspace.js';
 
 export const MIN_PASS_SHARE = 0.8;
 
@@ -72,7 +71,7 @@ export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Prom
   for (let i = 0; i < (opts.runs ?? 2); i++) {
     opts.onProgress?.(`${name}: reference run ${i + 1} of ${opts.runs ?? 2}`);
     const t0 = performance.now();
-    const ws = await Workspace.create({ snapshot: built.snapshot, layers: built.layers, runtime: opts.runtime, baseDir: join(opts.dataDir, 'tmp') });
+    const ws = await envWorkspace(built, opts.runtime, opts.dataDir);
     provisionMs.push(performance.now() - t0);
     try {
       runs.push(await runTests(env.spec, ws));

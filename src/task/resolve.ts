@@ -9,7 +9,8 @@ import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
 import { patchFiles } from '../util/diff.js';
 import { UserError } from '../util/errors.js';
-import { Workspace } from '../workspace/workspace.js';
+import { envWorkspace } from '../env/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { Task } from './task.js';
 
 export async function taskEnvironment(task: Task, store: Store, dataDir: string, runtime: Runtime): Promise<BuiltEnv> {
@@ -39,12 +40,5 @@ export function originalsOf(built: BuiltEnv, patch: string): Record<string, stri
 
 /** The workspace an agent works in: the bug applied, hidden tests removed, one commit. */
 export function agentWorkspace(task: Task, built: BuiltEnv, runtime: Runtime, dataDir: string): Promise<Workspace> {
-  return Workspace.create({
-    snapshot: built.snapshot,
-    layers: built.layers,
-    runtime,
-    baseDir: join(dataDir, 'tmp'),
-    patch: task.bugPatch,
-    removeFiles: task.hiddenFiles,
-  });
+  return envWorkspace(built, runtime, dataDir, { patch: task.bugPatch, removeFiles: task.hiddenFiles });
 }

@@ -18,7 +18,8 @@ import type { BuiltEnv } from '../env/build.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import type { Runtime } from '../runtime/types.js';
 import { git } from '../util/git.js';
-import { Workspace } from '../workspace/workspace.js';
+import { envWorkspace } from '../env/workspace.js';
+import type { Workspace } from '../workspace/workspace.js';
 
 export type RejectReason =
   | 'apply-failed'
@@ -82,13 +83,7 @@ export class EnvValidator {
   }
 
   private workspace(patch?: string): Promise<Workspace> {
-    return Workspace.create({
-      snapshot: this.built.snapshot,
-      layers: this.built.layers,
-      runtime: this.runtime,
-      baseDir: join(this.dataDir, 'tmp'),
-      ...(patch ? { patch } : {}),
-    });
+    return envWorkspace(this.built, this.runtime, this.dataDir, patch ? { patch } : {});
   }
 
   private async run(ws: Workspace): Promise<TestRun> {
