@@ -105,10 +105,6 @@ class Lexer:
                 break
             if self._peek() == self.dialect.delimiter:
                 self._consume()
-                if self.pos >= len(self.text):
-                    fields.append("")
-                    quoted.append(False)
-                    break
                 continue
             self._consume(self._terminator_length())
             break

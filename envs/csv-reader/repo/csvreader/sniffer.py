@@ -97,7 +97,7 @@ class Sniffer:
             try:
                 dialect = self.sniff(sample)
             except SniffError:
-                dialect = Dialect()
+                return False
         try:
             rows = [r.fields for r in Lexer(sample, dialect) if not r.is_blank()]
         except CsvError:

@@ -86,6 +86,7 @@ def test_column_kinds_and_convert_rows():
     assert inferrer.convert_rows(rows) == [
         [1.0, "a", None, True], [2.5, "b", None, False], [3.0, "", None, None]]
     assert inferrer.column_kinds([["1"], ["2", "x"]]) == ["int", "str"]
+    assert inferrer.convert_rows(iter([("1",), ("2.5",)])) == [[1.0], [2.5]]
     assert inferrer.convert_rows([["1", "2", "extra"]], kinds=["int", "str"]) == [[1, "2", "extra"]]
 
 

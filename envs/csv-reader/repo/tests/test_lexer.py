@@ -33,6 +33,12 @@ def test_record_lines_and_quoted_flags():
     assert repr(records[0]) == "Record(line=1, fields=['a', 'b'])"
 
 
+def test_record_lines_with_bare_carriage_returns():
+    records = list(Lexer("a\rb\r\nc\n\rd"))
+    assert [r.fields for r in records] == [["a"], ["b"], ["c"], [""], ["d"]]
+    assert [r.line for r in records] == [1, 2, 3, 4, 5]
+
+
 def test_blank_record_detection():
     records = list(Lexer('\n""\n'))
     assert records[0].fields == [""]
@@ -80,6 +86,8 @@ def test_unterminated_quote_points_at_the_opening_quote():
 
 def test_text_after_closing_quote():
     assert tokenize('"ab"cd,e\n') == [["abcd", "e"]]
+    assert tokenize('"a"', strict=True) == [["a"]]
+    assert tokenize('"a",\n"b"', strict=True) == [["a", ""], ["b"]]
     with pytest.raises(ParseError, match=r"unexpected 'c' after closing quote \(line 2, column 5\)"):
         tokenize('x\n"ab"cd,e\n', strict=True)
 

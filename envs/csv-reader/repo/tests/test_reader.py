@@ -64,6 +64,7 @@ def test_dict_reader_short_and_long_rows():
     assert next(reader) == {"a": "1", "b": "?", "c": "?"}
     assert next(reader) == {"a": "1", "b": "2", "c": "3", "extra": ["4", "5"]}
     assert reader.header_line == 1
+    assert reader.rows_read == 2
 
 
 def test_dict_reader_strict_field_count():
@@ -78,6 +79,9 @@ def test_dict_reader_strict_field_count():
 def test_dict_reader_with_given_fieldnames_and_inference():
     rows = read_dicts("1,x\n2,y\n", fieldnames=["n", "s"], infer_types=True)
     assert rows == [{"n": 1, "s": "x"}, {"n": 2, "s": "y"}]
+    reader = DictReader("1,x\n", fieldnames=("n", "s"))
+    assert reader.header_line is None
+    assert reader.fieldnames == ["n", "s"]
 
 
 def test_dict_reader_on_empty_input():

@@ -43,11 +43,33 @@ def test_sniff_errors():
         Sniffer(max_lines=0)
 
 
+def test_has_header_votes_are_weighed_per_column():
+    s = Sniffer()
+    # a length vote for, a numeric vote against: a tie is not a header
+    assert s.has_header("name,10\nann,20\nbob,30\n") is False
+    # a numeric vote for, a length vote against
+    assert s.has_header("id,abc\n1,xyz\n2,def\n") is False
+    assert s.has_header("name,10,place\nann,20,rome\nbob,30,oslo\n") is True
+    assert s.has_header("id,abc,7\n1,xyz,5\n2,def,6\n") is False
+    # columns missing from short rows are skipped
+    assert s.has_header("a,b,c\n1,2\n3,4\n") is True
+
+
+def test_guess_quotechar():
+    s = Sniffer()
+    assert s.guess_quotechar("a,b\n", ",") == '"'
+    assert s.guess_quotechar("a,'b'\nc,d\n", ",") == "'"
+    assert s.guess_quotechar("'a','b'\n\"c\",d\n", ",") == "'"
+    assert s.guess_quotechar("it's,x\n", ",") == '"'
+
+
 def test_sniff_builds_a_dialect():
     assert sniff("a, b, c\n1, 2, 3\n") == Dialect(skipinitialspace=True)
     d = sniff("a;'x;y'\n'b';c\n")
     assert (d.delimiter, d.quotechar, d.skipinitialspace) == (";", "'", False)
     assert sniff('"a","b"\n1, 2\n').skipinitialspace is False
+    assert sniff("a, b\n").skipinitialspace is True
+    assert sniff("a,\nb,\n").skipinitialspace is False
 
 
 def test_max_lines_limits_the_sample():
@@ -63,5 +85,6 @@ def test_has_header():
     assert s.has_header("code,city\nAB1,paris\nCD2,rome\n") is True
     assert s.has_header("abc,x\ndef,y\n") is False
     assert s.has_header("only one row\n") is False
+    assert s.has_header("name\nann\nbob\n") is False
     assert s.has_header('a,"b\n') is False
     assert s.has_header("id;val\n1;2.5\n2;\n", Dialect(delimiter=";")) is True

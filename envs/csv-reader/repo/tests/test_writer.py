@@ -37,6 +37,8 @@ def test_quote_all_and_nonnumeric():
 def test_quote_none_needs_escapechar():
     assert to_string([["a,b", "c"]], quoting=QUOTE_NONE, escapechar="\\") == "a\\,b,c\r\n"
     assert to_string([["ok", "fine"]], quoting=QUOTE_NONE) == "ok,fine\r\n"
+    assert to_string([["a\\b", 'q"']], quoting=QUOTE_NONE, escapechar="\\") == 'a\\\\b,q\\"\r\n'
+    assert to_string([["x\ny"]], quoting=QUOTE_NONE, quotechar=None, escapechar="\\") == "x\\\ny\r\n"
     with pytest.raises(WriteError, match="need an escapechar to write ','"):
         to_string([["a,b"]], quoting=QUOTE_NONE)
 
@@ -98,7 +100,7 @@ def test_dict_writer_options():
     writer = DictWriter(None, ["a"], extrasaction="ignore", lineterminator="\n")
     writer.write_row({"a": 5, "zzz": 6})
     assert writer.getvalue() == "5\n"
-    with pytest.raises(ValueError, match="extrasaction must be"):
+    with pytest.raises(ValueError, match="extrasaction must be 'raise' or 'ignore', not 'drop'"):
         DictWriter(None, ["a"], extrasaction="drop")
     with pytest.raises(WriteError, match="at least one field name"):
         DictWriter(None, [])

@@ -76,6 +76,21 @@ def test_insert_rebalances_all_four_cases(order, expected):
     nd.check(root)
 
 
+def test_two_nodes_need_no_rotation():
+    assert shape(build((2, 3), (1, 2))) == (2, (1, None, None), None)
+    assert shape(build((1, 2), (2, 3))) == (1, None, (2, None, None))
+
+
+def test_remove_uses_single_rotation_when_sibling_is_even():
+    root = build((2, 3), (1, 2), (4, 5), (3, 4), (5, 6))
+    root, _ = nd.remove(root, Interval(1, 2))
+    assert shape(root) == (4, (2, None, (3, None, None)), (5, None, None))
+    root = build((4, 5), (2, 3), (5, 6), (1, 2), (3, 4))
+    root, _ = nd.remove(root, Interval(5, 6))
+    assert shape(root) == (2, (1, None, None), (4, (3, None, None), None))
+    nd.check(root)
+
+
 def test_insert_many_keeps_avl_invariants():
     pairs = [((i * 37) % 101, (i * 37) % 101 + (i % 7) + 1) for i in range(101)]
     root = build(*pairs)
@@ -185,6 +200,14 @@ def test_check_reports_broken_invariants():
     chain.update()
     with pytest.raises(AssertionError, match="unbalanced"):
         nd.check(chain)
+    root = build((2, 3), (1, 2))
+    root.left = nd.Node(Interval(2, 3, "same key"))
+    with pytest.raises(AssertionError, match="out of order"):
+        nd.check(root)
+    root = build((2, 3), (3, 4))
+    root.right = nd.Node(Interval(2, 3, "same key"))
+    with pytest.raises(AssertionError, match="out of order"):
+        nd.check(root)
     root = build((2, 3))
     root.items = []
     with pytest.raises(AssertionError, match="no intervals"):

@@ -117,3 +117,6 @@ def test_find_nested_maps_outer_to_inner():
     assert [x.data for x in nested[iv("[4, 9)", "i2")]] == ["i3"]
     assert len(nested) == 2
     assert find_nested([iv("[1, 2)"), iv("[3, 4)")]) == {}
+    edge = find_nested([iv("[1, 5]", "o"), iv("[5, 5]", "p"), iv("[5, 6)", "q")])
+    assert [x.data for x in edge[iv("[1, 5]", "o")]] == ["p"]
+    assert len(edge) == 1

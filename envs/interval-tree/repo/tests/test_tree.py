@@ -22,6 +22,12 @@ def test_construct_from_intervals_and_tuples():
     assert bool(tree)
     with pytest.raises(TypeError, match="expected an Interval"):
         IntervalTree([5])
+    with pytest.raises(TypeError, match="expected an Interval"):
+        IntervalTree([(1, 2, "d", "both")])
+    assert bool(IntervalTree([(1, 2)]))
+    same = IntervalTree([(1, 5, "a"), (1, 5, "b"), (1, 5, "a")])
+    assert len(same) == 2
+    assert [x.data for x in same] == ["a", "b"]
 
 
 def test_add_is_idempotent_and_keeps_data_apart():
@@ -47,6 +53,16 @@ def test_iteration_fails_if_tree_changes():
     with pytest.raises(RuntimeError, match="changed during iteration"):
         for interval in tree:
             tree.addi(interval.begin + 100, interval.end + 100)
+    for change in (lambda t: t.discard((1, 5)), lambda t: t.clear()):
+        tree = sample()
+        with pytest.raises(RuntimeError, match="changed during iteration"):
+            for _ in tree:
+                change(tree)
+    tree = sample()
+    with pytest.raises(RuntimeError, match="changed during iteration"):
+        for _ in tree:
+            with tree.bulk():
+                tree.addi(40, 41)
     tree2 = sample()
     seen = []
     for interval in tree2:
@@ -94,6 +110,9 @@ def test_at_honours_closed_ends():
     assert [iv.data for iv in tree.at(5)] == ["r"]
     assert [iv.data for iv in tree.at(1)] == []
     assert spans(tree.at(0)) == [(0, 1)]
+    lone = IntervalTree([Interval(0, 5, closed="both")])
+    assert spans(lone.at(5)) == [(0, 5)]
+    assert spans(lone.overlap(5, 6)) == [(0, 5)]
 
 
 def test_overlap_queries():
@@ -228,6 +247,13 @@ def test_bulk_discards_additions_on_error():
 def test_repr_lists_intervals():
     tree = IntervalTree.from_tuples([(3, 4), (1, 2, "a")])
     assert repr(tree) == "IntervalTree([Interval(1, 2, 'a', closed='left'), Interval(3, 4, closed='left')])"
+
+
+def test_verify_detects_broken_nodes():
+    tree = sample()
+    tree._root.max_end = 1000
+    with pytest.raises(AssertionError, match="max_end"):
+        tree.verify()
 
 
 def test_verify_detects_wrong_size():
