@@ -2,9 +2,6 @@
 
 from .errors import CsvError
 
-TYPE_ORDER = ("null", "bool", "int", "float", "str")
-
-
 def _scan_digits(text, index):
     start = index
     while index < len(text) and text[index].isdigit() and text[index].isascii():

@@ -101,11 +101,10 @@ class Lexer:
             value, was_quoted = self._read_field()
             fields.append(value)
             quoted.append(was_quoted)
-            if self.pos >= len(self.text):
-                break
             if self._peek() == self.dialect.delimiter:
                 self._consume()
                 continue
+            # a field ends at a delimiter, a line terminator or the end of the text
             self._consume(self._terminator_length())
             break
         self.records += 1

@@ -49,14 +49,16 @@ def test_single_character_options_are_checked():
         Dialect(quotechar="\n")
     with pytest.raises(DialectError, match="escapechar must be a single character"):
         Dialect(escapechar="")
+    with pytest.raises(DialectError, match="comment must be a single character, got '##'"):
+        Dialect(comment="##")
 
 
 def test_conflicting_options_are_rejected():
     with pytest.raises(DialectError, match="delimiter and quotechar must differ"):
         Dialect(delimiter='"')
-    with pytest.raises(DialectError, match="escapechar must differ"):
+    with pytest.raises(DialectError, match="escapechar must differ from delimiter and quotechar"):
         Dialect(escapechar=",")
-    with pytest.raises(DialectError, match="comment must differ"):
+    with pytest.raises(DialectError, match="comment must differ from delimiter and quotechar"):
         Dialect(comment='"')
     with pytest.raises(DialectError, match="quotechar is required"):
         Dialect(quotechar=None)

@@ -74,6 +74,7 @@ def test_comment_lines_are_skipped():
     text = "# header comment\na,b\n#another\n\n1,2\n"
     assert tokenize(text, comment="#") == [["a", "b"], [""], ["1", "2"]]
     assert tokenize("x,#y\n", comment="#") == [["x", "#y"]]
+    assert tokenize("a\n# no newline at the end", comment="#") == [["a"]]
 
 
 def test_unterminated_quote_points_at_the_opening_quote():

@@ -9,6 +9,7 @@ def test_count_outside_quotes():
     assert count_outside_quotes("a,'b,c',d", ",") == 2
     assert count_outside_quotes('"x,\'y",z,w', ",") == 2
     assert count_outside_quotes("no delimiters", ";") == 0
+    assert count_outside_quotes('x,"a,,b",y', ",") == 2
 
 
 def test_guess_delimiter():
@@ -70,12 +71,17 @@ def test_sniff_builds_a_dialect():
     assert sniff('"a","b"\n1, 2\n').skipinitialspace is False
     assert sniff("a, b\n").skipinitialspace is True
     assert sniff("a,\nb,\n").skipinitialspace is False
+    assert sniff("x, y\n1,2\n").skipinitialspace is False
 
 
 def test_max_lines_limits_the_sample():
     sample = "a;b\n" * 3 + "c,d,e\n" * 5
     assert Sniffer(max_lines=3).guess_delimiter(sample) == ";"
     assert Sniffer(max_lines=20).guess_delimiter(sample) == ","
+    assert Sniffer(max_lines=1).guess_delimiter("a;b\nc,d\n") == ";"
+    # the header plus max_lines rows are considered
+    assert Sniffer(max_lines=2).has_header("a,b\n1,2\n3,4\nxx,yy\n") is True
+    assert Sniffer(max_lines=3).has_header("a,b\n1,2\n3,4\nxx,yy\n") is False
 
 
 def test_has_header():

@@ -67,6 +67,7 @@ describe('compare', () => {
     assert.equal(compareBuild('1.0.0', '1.0.0+a'), -1);
     assert.equal(compareBuild('1.0.0+a.1', '1.0.0+a'), 1);
     assert.equal(compareBuild('1.0.0+x', '1.0.0+x'), 0);
+    assert.equal(compareBuild('1.0.0+a.b', '1.0.0+a.c'), -1);
     assert.equal(compareBuild('1.0.1+a', '1.0.0+z'), 1);
   });
 

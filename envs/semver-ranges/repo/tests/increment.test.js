@@ -80,6 +80,7 @@ describe('increment', () => {
     assert.throws(() => inc('1.2.3', 'huge'), /unknown release type: huge/);
     assert.throws(() => inc('1.2.3', 'prerelease', 'be ta'), SemVerError);
     assert.throws(() => inc('1.2.3', 'prerelease', '123'), /invalid prerelease identifier/);
+    assert.throws(() => inc('1.2.3', 'prerelease', '0'), /invalid prerelease identifier: 0/);
     assert.equal(inc('1.2.3', 'prerelease', ''), '1.2.4-0');
     assert.equal(inc('1.2.3', 'prerelease', 'rc0'), '1.2.4-rc0.0');
   });

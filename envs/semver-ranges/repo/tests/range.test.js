@@ -87,6 +87,8 @@ describe('range', () => {
     assert.equal(norm('1.2 - 2.3.4'), '>=1.2.0 <=2.3.4');
     assert.equal(norm('1.2.3 - 2.3'), '>=1.2.3 <2.4.0-0');
     assert.equal(norm('1.2.3 - 2'), '>=1.2.3 <3.0.0-0');
+    assert.equal(norm('1 - 2'), '>=1.0.0 <3.0.0-0');
+    assert.equal(norm('1.2.3-beta - 1.2.3'), '>=1.2.3-beta <=1.2.3');
     assert.equal(norm('* - 2.0.0'), '<=2.0.0');
     assert.equal(norm('1.0.0 - *'), '>=1.0.0');
     assert.equal(norm('* - *'), '*');
@@ -99,6 +101,7 @@ describe('range', () => {
       '>=1.0.0 <2.0.0-0 || >=2.5.0 || >=5.0.0 <=7.2.3');
     assert.equal(norm('* >=1.0.0'), '>=1.0.0');
     assert.throws(() => new Range('>= '), /not followed by a version/);
+    assert.throws(() => new Range('1.2.3 <'), /operator "<" is not followed by a version/);
     assert.equal(parseComparatorSet('<3 >1').length, 2);
     assert.equal(parseComparatorSet('').length, 1);
     assert.equal(parseComparatorSet('* >=1.0.0').length, 1);
@@ -157,7 +160,11 @@ describe('range', () => {
     assert.equal(satisfies('1.2.4-beta', '^1.2.3', opts), true);
     assert.equal(satisfies('2.0.0-alpha', '^1.2.3', opts), false);
     assert.equal(satisfies('1.0.0-rc', '*', opts), true);
-    assert.equal(new Range(new Range('^1.0.0'), opts).test('1.5.0-x'), true);
+    const copy = new Range(new Range('^1.0.0'), opts);
+    assert.equal(copy.test('1.5.0-x'), true);
+    assert.equal(copy.raw, '^1.0.0');
+    assert.equal(copy.toString(), '>=1.0.0 <2.0.0-0');
+    assert.equal(new Range(new Range('^1.0.0', opts)).includePrerelease, true);
   });
 
   it('satisfies is false for invalid versions', () => {

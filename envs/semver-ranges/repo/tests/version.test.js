@@ -166,6 +166,7 @@ describe('version', () => {
     assert.equal(coerce('v9').version, '9.0.0');
     assert.equal(coerce('v0.10').version, '0.10.0');
     assert.equal(coerce('1..5').version, '1.0.0');
+    assert.equal(coerce('1-2.3').version, '1.0.0');
   });
 
   it('coerce returns null when there is nothing to find', () => {
