@@ -15,6 +15,12 @@ export interface TestSpec {
   command: string[];
   report: { format: ReportFormat; from: 'stdout' | 'file' };
   env: Record<string, string>;
+  /**
+   * Where the verifier may drop a canary test file that this command collects
+   * (a relative path with `{nonce}`, e.g. "tests/test_zz_canary_{nonce}.py").
+   * Absent: no canary check, a weaker defence against a patched runner.
+   */
+  canary?: string;
 }
 
 export interface EnvironmentSpec {
@@ -117,6 +123,9 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
         bad('test.command', 'the report is read from a file but no argument names it', 'pass the report path as {report}, e.g. "--junitxml={report}"');
       }
     }
+    if (test.canary !== undefined && !(typeof test.canary === 'string' && safeRelative(test.canary) && test.canary.includes('{nonce}') && /\.(py|[cm]?[jt]s)$/.test(test.canary))) {
+      bad('test.canary', `${JSON.stringify(test.canary)} is not a relative .py/.js/.ts path with {nonce}`, 'write e.g. "tests/test_zz_canary_{nonce}.py", or leave it out');
+    }
     if (test.env !== undefined && !(isRecord(test.env) && Object.values(test.env).every((v) => typeof v === 'string'))) {
       bad('test.env', 'must map names to string values', 'write e.g. { "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1" }');
     }
@@ -144,6 +153,7 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
       command: t.command as string[],
       report: t.report as TestSpec['report'],
       env: (t.env as Record<string, string>) ?? {},
+      ...(typeof t.canary === 'string' ? { canary: t.canary } : {}),
     },
     testPaths: raw.testPaths as string[],
     timeoutSec: timeoutSec as number,
