@@ -13,7 +13,7 @@ export interface ToolContext {
 }
 
 export interface ToolResult {
-  /** What goes back to the model (already truncated to the observation limit). */
+  /** What goes back to the model (the agent loop truncates it to the observation limit). */
   output: string;
   /** A short line for people (progress, logs). */
   display?: string;

@@ -1,0 +1,63 @@
+// Turning a model turn into actions and actions into observations. Nothing
+// here throws at the loop: malformed arguments, unknown tools and failing
+// tools all become observations the model can read and correct.
+import type { ModelTurn, ToolCall } from '../model/types.js';
+import type { Tool, ToolContext } from './tools/index.js';
+import { toolName } from './tools/index.js';
+import { truncateMiddle } from './tools/truncate.js';
+
+export interface Action {
+  /** The tool call id (native protocol). */
+  id?: string;
+  name: string;
+  args?: Record<string, unknown>;
+  /** Set when the action is malformed; it is the observation. */
+  error?: string;
+}
+
+/** Native tool calls of a turn, each with a call id (one is made up when the server gave none). */
+export function nativeCalls(message: ModelTurn['message'], step: number): ToolCall[] {
+  return (message.tool_calls ?? []).map((c, i) => ({ ...c, type: 'function', id: c.id || `call_${step}_${i}` }));
+}
+
+/** Parses one native tool call's arguments and checks its tool exists. */
+export function parseNativeCall(call: ToolCall, tools: readonly Tool[]): Action {
+  const name = call.function?.name ?? '';
+  const base = { id: call.id, name };
+  if (!tools.some((t) => toolName(t) === name)) {
+    return { ...base, error: `Error: unknown tool "${name}". The tools are ${tools.map(toolName).join(', ')}.` };
+  }
+  const raw = call.function.arguments ?? '';
+  let args: unknown;
+  try {
+    args = raw.trim() === '' ? {} : JSON.parse(raw);
+  } catch (err) {
+    return { ...base, error: formatErrorText(name, `they are not valid JSON (${(err as Error).message})`) };
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { ...base, error: formatErrorText(name, 'they are not a JSON object') };
+  }
+  return { ...base, args: args as Record<string, unknown> };
+}
+
+function formatErrorText(name: string, why: string): string {
+  return (
+    `Format error: the arguments of your ${name} call could not be used: ${why}. ` +
+    'Arguments must be one JSON object with the parameter names as keys and properly escaped strings, ' +
+    'e.g. {"file_path": "src/app.py", "old_string": "a = 1\\n", "new_string": "a = 2\\n"}.'
+  );
+}
+
+/** Runs one well-formed action; the result is what the model sees, truncated to `maxChars`. */
+export async function runAction(tools: readonly Tool[], action: Action, ctx: ToolContext, maxChars: number): Promise<{ output: string; isError: boolean }> {
+  if (action.error !== undefined) return { output: action.error, isError: true };
+  const tool = tools.find((t) => toolName(t) === action.name);
+  if (!tool) return { output: `Error: unknown tool "${action.name}".`, isError: true };
+  try {
+    const res = await tool.run(action.args ?? {}, ctx);
+    return { output: truncateMiddle(res.output, maxChars), isError: Boolean(res.isError) };
+  } catch (err) {
+    // Tools are meant to answer errors as results; this catches the ones that do not.
+    return { output: truncateMiddle(`Error: ${action.name} failed: ${(err as Error).message}`, maxChars), isError: true };
+  }
+}

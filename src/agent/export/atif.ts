@@ -1,0 +1,130 @@
+// Harbor's Agent Trajectory Interchange Format (ATIF-v1.4). One step per
+// system prompt and user instruction, and one agent step per model turn that
+// holds the turn's tool calls, the observations that answered them, and its
+// metrics: token counts, and the prompt and completion token ids and
+// per-token logprobs when the model returned them (ATIF's RL fields).
+import type { ChatMessage, ToolCall } from '../../model/types.js';
+import type { Trajectory } from '../trajectory.js';
+
+export const ATIF_VERSION = 'ATIF-v1.4';
+
+export interface AtifStep {
+  step_id: number;
+  timestamp?: string;
+  source: 'system' | 'user' | 'agent';
+  model_name?: string;
+  message: string;
+  reasoning_content?: string;
+  tool_calls?: { tool_call_id: string; function_name: string; arguments: Record<string, unknown> }[];
+  observation?: { results: { source_call_id?: string; content?: string }[] };
+  metrics?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_token_ids?: number[];
+    completion_token_ids?: number[];
+    logprobs?: number[];
+    extra?: Record<string, unknown>;
+  };
+  extra?: Record<string, unknown>;
+}
+
+export interface AtifTrajectory {
+  schema_version: typeof ATIF_VERSION;
+  session_id: string;
+  agent: { name: string; version: string; model_name?: string; extra?: Record<string, unknown> };
+  steps: AtifStep[];
+  notes?: string;
+  final_metrics?: { total_prompt_tokens?: number; total_completion_tokens?: number; total_steps?: number; extra?: Record<string, unknown> };
+  extra?: Record<string, unknown>;
+}
+
+/** ATIF wants arguments as an object; malformed ones are kept verbatim in the step's extra. */
+function callArguments(c: ToolCall): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(c.function.arguments);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function toAtif(t: Trajectory, opts: { sessionId?: string; agentVersion?: string } = {}): AtifTrajectory {
+  const turns = new Map(t.turns.map((turn) => [turn.messageIndex, turn]));
+  const steps: AtifStep[] = [];
+  let current: AtifStep | undefined; // the agent step that observations attach to
+  t.messages.forEach((m, i) => {
+    const turn = turns.get(i);
+    if (m.role === 'assistant') {
+      const calls = (m.tool_calls ?? []) as ToolCall[];
+      const raw: Record<string, string> = {};
+      const step: AtifStep = { step_id: steps.length + 1, source: 'agent', model_name: t.meta.model, message: m.content ?? '' };
+      if (turn) step.timestamp = turn.startedAt;
+      if (m.reasoning_content !== undefined) step.reasoning_content = m.reasoning_content;
+      if (calls.length) {
+        step.tool_calls = calls.map((c) => {
+          const args = callArguments(c);
+          if (!args) raw[c.id] = c.function.arguments;
+          return { tool_call_id: c.id, function_name: c.function.name, arguments: args ?? {} };
+        });
+      }
+      if (turn) {
+        step.metrics = {
+          ...(turn.usage?.promptTokens !== undefined ? { prompt_tokens: turn.usage.promptTokens } : {}),
+          ...(turn.usage?.completionTokens !== undefined ? { completion_tokens: turn.usage.completionTokens } : {}),
+          ...(turn.tokens?.promptIds ? { prompt_token_ids: turn.tokens.promptIds } : {}),
+          ...(turn.tokens ? { completion_token_ids: turn.tokens.ids, logprobs: turn.tokens.logprobs } : {}),
+          extra: { finish_reason: turn.finishReason, ms: turn.ms, ...(turn.logprob !== undefined ? { action_logprob: turn.logprob } : {}) },
+        };
+      }
+      if (Object.keys(raw).length) step.extra = { raw_arguments: raw };
+      steps.push(step);
+      current = step;
+    } else if (current && (m.role === 'tool' || m.role === 'user')) {
+      // After the first agent turn, user messages are observations (the text protocol sends them as user turns).
+      current.observation ??= { results: [] };
+      current.observation.results.push({ ...(m.role === 'tool' && m.tool_call_id ? { source_call_id: m.tool_call_id } : {}), content: m.content ?? '' });
+    } else {
+      steps.push({ step_id: steps.length + 1, source: m.role === 'system' ? 'system' : 'user', message: m.content ?? '', timestamp: t.meta.startedAt });
+    }
+  });
+  const sum = (f: (u: NonNullable<Trajectory['turns'][number]['usage']>) => number | undefined) =>
+    t.turns.reduce((a, turn) => a + ((turn.usage && f(turn.usage)) ?? 0), 0);
+  return {
+    schema_version: ATIF_VERSION,
+    session_id: opts.sessionId ?? `frognano-${t.meta.taskId ?? 'episode'}-${t.meta.startedAt}`,
+    agent: { name: 'frognano', version: opts.agentVersion ?? '0.1.0', model_name: t.meta.model, extra: { toolset: t.meta.toolset, protocol: t.meta.protocol, limits: t.meta.limits } },
+    steps,
+    final_metrics: {
+      total_prompt_tokens: sum((u) => u.promptTokens),
+      total_completion_tokens: sum((u) => u.completionTokens),
+      total_steps: steps.length,
+      extra: { model_turns: t.turns.length },
+    },
+    extra: { stop_reason: t.stopReason ?? null, ended_at: t.endedAt ?? null, ...(t.meta.taskId !== undefined ? { task_id: t.meta.taskId } : {}) },
+  };
+}
+
+/** The chat messages of an ATIF trajectory: results with a call id become tool messages, the others user messages. */
+export function fromAtif(a: AtifTrajectory): ChatMessage[] {
+  if (a.schema_version !== ATIF_VERSION) throw new Error(`unsupported ATIF version ${String(a.schema_version)}`);
+  const out: ChatMessage[] = [];
+  for (const s of a.steps) {
+    if (s.source !== 'agent') {
+      out.push({ role: s.source, content: s.message });
+      continue;
+    }
+    const raw = (s.extra?.raw_arguments ?? {}) as Record<string, string>;
+    const calls: ToolCall[] = (s.tool_calls ?? []).map((c) => ({
+      id: c.tool_call_id, type: 'function', function: { name: c.function_name, arguments: raw[c.tool_call_id] ?? JSON.stringify(c.arguments) },
+    }));
+    out.push({
+      role: 'assistant', content: s.message,
+      ...(calls.length ? { tool_calls: calls } : {}),
+      ...(s.reasoning_content !== undefined ? { reasoning_content: s.reasoning_content } : {}),
+    });
+    for (const r of s.observation?.results ?? []) {
+      out.push(r.source_call_id ? { role: 'tool', tool_call_id: r.source_call_id, content: r.content ?? '' } : { role: 'user', content: r.content ?? '' });
+    }
+  }
+  return out;
+}

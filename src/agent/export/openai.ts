@@ -1,0 +1,48 @@
+// OpenAI-messages JSONL, the fine-tuning layout: one {messages, tools?} object
+// per line and trajectory. Tools are listed only for native tool-calling
+// trajectories; a text-protocol trajectory is plain chat.
+import type { ChatMessage, ToolSpec } from '../../model/types.js';
+import { isToolsetName, toolSpecs, toolset } from '../tools/index.js';
+import type { Trajectory } from '../trajectory.js';
+
+export interface OpenAIExample {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+}
+
+export interface OpenAIExportOptions {
+  /** Keep the assistants' reasoning_content (most fine-tuning APIs reject the field). */
+  reasoning?: boolean;
+}
+
+/** A message with only the fields chat fine-tuning accepts. */
+function clean(m: ChatMessage, reasoning: boolean): ChatMessage {
+  return {
+    role: m.role,
+    content: m.content,
+    ...(m.tool_calls?.length ? { tool_calls: m.tool_calls } : {}),
+    ...(m.tool_call_id !== undefined ? { tool_call_id: m.tool_call_id } : {}),
+    ...(reasoning && m.reasoning_content !== undefined ? { reasoning_content: m.reasoning_content } : {}),
+  };
+}
+
+export function toOpenAIExample(t: Trajectory, opts: OpenAIExportOptions = {}): OpenAIExample {
+  const messages = t.messages.map((m) => clean(m, opts.reasoning ?? false));
+  const native = t.meta.protocol === 'tools' && isToolsetName(t.meta.toolset);
+  return native ? { messages, tools: toolSpecs(toolset(t.meta.toolset)) } : { messages };
+}
+
+export function toOpenAIJsonl(trajectories: Trajectory[], opts: OpenAIExportOptions = {}): string {
+  return trajectories.map((t) => `${JSON.stringify(toOpenAIExample(t, opts))}\n`).join('');
+}
+
+export function fromOpenAIJsonl(text: string): OpenAIExample[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line, i) => {
+      const ex = JSON.parse(line) as OpenAIExample;
+      if (!Array.isArray(ex.messages)) throw new Error(`line ${i + 1} has no messages array`);
+      return ex;
+    });
+}

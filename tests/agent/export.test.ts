@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ATIF_VERSION, fromAtif, fromMiniSweAgent, fromOpenAIJsonl, MINI_FORMAT, toAtif, toMiniSweAgent, toOpenAIJsonl } from '../../src/agent/export.js';
+import { sampleTrajectory } from './fixtures.js';
+
+const withoutReasoning = () => sampleTrajectory().messages.map(({ reasoning_content: _r, ...m }) => m);
+
+describe('OpenAI-messages JSONL', () => {
+  it('writes one {messages, tools} line per trajectory and reads it back', () => {
+    const text = toOpenAIJsonl([sampleTrajectory(), sampleTrajectory()]);
+    assert.equal(text.split('\n').filter(Boolean).length, 2);
+    const [ex] = fromOpenAIJsonl(text);
+    assert.deepEqual(ex!.messages, withoutReasoning());
+    assert.deepEqual(ex!.tools!.map((t) => t.function.name), ['Read', 'Write', 'Edit', 'Glob', 'Bash']);
+    assert.equal(fromOpenAIJsonl(toOpenAIJsonl([sampleTrajectory()], { reasoning: true }))[0]!.messages[2]!.reasoning_content, 'check calc.py');
+  });
+
+  it('lists no tools for a text-protocol trajectory', () => {
+    const t = sampleTrajectory();
+    t.meta.protocol = 'text';
+    assert.equal(fromOpenAIJsonl(toOpenAIJsonl([t]))[0]!.tools, undefined);
+    assert.throws(() => fromOpenAIJsonl('{"nope": 1}'), /no messages array/);
+  });
+});
+
+describe('mini-swe-agent trajectory', () => {
+  it('has the info, messages and trajectory_format shape, ending with an exit message', () => {
+    const m = toMiniSweAgent(sampleTrajectory(), { submission: 'diff --git a/calc.py b/calc.py\n' });
+    assert.equal(m.trajectory_format, MINI_FORMAT);
+    assert.deepEqual(m.info.model_stats, { instance_cost: 0, api_calls: 3 });
+    assert.equal(m.info.exit_status, 'Submitted');
+    assert.match(m.info.submission, /^diff --git/);
+    assert.equal((m.info.config.model as { model_name: string }).model_name, 'scripted:fixture');
+    assert.deepEqual(m.messages.at(-1), { role: 'exit', content: m.info.submission, extra: { exit_status: 'Submitted', submission: m.info.submission } });
+    assert.equal(m.messages[2]!.extra!.finish_reason, 'tool_calls');
+    assert.equal(m.messages[3]!.extra, undefined);
+    const json = JSON.parse(JSON.stringify(m));
+    assert.deepEqual(Object.keys(json).sort(), ['info', 'messages', 'trajectory_format']);
+  });
+
+  it('round-trips messages, stop reason and submission', () => {
+    const back = fromMiniSweAgent(JSON.parse(JSON.stringify(toMiniSweAgent(sampleTrajectory(), { submission: 'p' }))));
+    assert.deepEqual(back.messages, sampleTrajectory().messages);
+    assert.equal(back.stopReason, 'submitted');
+    assert.equal(back.submission, 'p');
+    const t = sampleTrajectory();
+    t.stopReason = 'wall-time';
+    assert.equal(toMiniSweAgent(t).info.exit_status, 'TimeExceeded');
+  });
+});
+
+describe('Harbor ATIF', () => {
+  it('makes system, user and agent steps with observations and token metrics', () => {
+    const a = toAtif(sampleTrajectory(), { sessionId: 's1' });
+    assert.equal(a.schema_version, ATIF_VERSION);
+    assert.equal(a.session_id, 's1');
+    assert.equal(a.agent.name, 'frognano');
+    assert.deepEqual(a.steps.map((s) => s.source), ['system', 'user', 'agent', 'agent', 'agent']);
+    assert.deepEqual(a.steps.map((s) => s.step_id), [1, 2, 3, 4, 5]);
+    const first = a.steps[2]!;
+    assert.deepEqual(first.tool_calls, [{ tool_call_id: 'c1', function_name: 'Read', arguments: { file_path: 'calc.py' } }]);
+    assert.deepEqual(first.observation, { results: [{ source_call_id: 'c1', content: '     1\tdef add(a, b):' }] });
+    assert.deepEqual(first.metrics, {
+      prompt_tokens: 100, completion_tokens: 20, prompt_token_ids: [1, 2, 3], completion_token_ids: [9, 8], logprobs: [-0.1, -0.2],
+      extra: { finish_reason: 'tool_calls', ms: 120, action_logprob: -0.3 },
+    });
+    assert.equal(first.reasoning_content, 'check calc.py');
+    assert.deepEqual(a.steps[3]!.tool_calls![0]!.arguments, {}); // malformed: kept verbatim in extra
+    assert.deepEqual(a.steps[3]!.extra, { raw_arguments: { c2: '{"file_path": "calc.py"' } });
+    assert.equal(a.steps[4]!.observation, undefined);
+    assert.deepEqual(a.final_metrics, { total_prompt_tokens: 250, total_completion_tokens: 30, total_steps: 5, extra: { model_turns: 3 } });
+    assert.equal(a.extra!.stop_reason, 'submitted');
+  });
+
+  it('round-trips the messages of native and text-protocol trajectories', () => {
+    const back = fromAtif(JSON.parse(JSON.stringify(toAtif(sampleTrajectory()))));
+    assert.deepEqual(back, sampleTrajectory().messages);
+    const text = sampleTrajectory();
+    text.meta.protocol = 'text';
+    text.messages = [
+      { role: 'system', content: 's' }, { role: 'user', content: 'task' },
+      { role: 'assistant', content: '```bash\nls\n```' }, { role: 'user', content: 'Exit code: 0\ncalc.py\n' },
+      { role: 'assistant', content: 'FROGNANO_SUBMIT' },
+    ];
+    text.turns = [text.turns[0]!, { ...text.turns[2]!, messageIndex: 4 }];
+    const atif = toAtif(text);
+    assert.deepEqual(atif.steps[2]!.observation, { results: [{ content: 'Exit code: 0\ncalc.py\n' }] });
+    assert.deepEqual(fromAtif(atif), text.messages);
+  });
+});
