@@ -1,0 +1,234 @@
+// The task pool: every task the curriculum knows, its pass-rate posterior and
+// its life cycle (probing → active → retired, or rejected), and the FRONTIER
+// sampler that picks each training batch.
+//
+// A batch mixes three sources: a share of fresh admitted tasks (new tasks
+// enter training quickly), the frontier (rank-based on posterior p(1-p) plus
+// staleness, after Prioritized Level Replay), and occasional replay of retired
+// tasks (a regression set, so solved skills are not forgotten unnoticed).
+import { shuffle } from '../util/rng.js';
+import { DEFAULT_DISCOUNT, DEFAULT_PRIOR_STRENGTH, FamilyStats, learnability, mean, observe, posterior, type Posterior } from './posterior.js';
+import { SUCCESS_THRESHOLD } from './probe.js';
+
+export type TaskState = 'probing' | 'active' | 'retired' | 'rejected';
+export const TASK_STATES: readonly TaskState[] = ['probing', 'active', 'retired', 'rejected'];
+
+export interface PoolEntry {
+  taskId: string;
+  env: string;
+  /** Generator family + knob setting; tasks sharing it share a prior. */
+  familyKey: string;
+  posterior: Posterior;
+  state: TaskState;
+  addedStep: number;
+  /** null until the task is first sampled for training. */
+  lastSampledStep: number | null;
+  samples: number;
+  /** Never trained on yet. */
+  fresh: boolean;
+  /** Scored rollouts seen (raw, not discounted). */
+  observations: number;
+}
+
+export type NewEntry = Pick<PoolEntry, 'taskId' | 'env' | 'familyKey' | 'addedStep'> & Partial<Pick<PoolEntry, 'state' | 'posterior'>>;
+
+export interface PoolOptions {
+  retireAbove: number;
+  /** A retired task replayed back below this mean returns to the frontier. */
+  reactivateBelow: number;
+  minObservations: number;
+  discount: number;
+  priorStrength: number;
+}
+
+export const POOL_DEFAULTS: PoolOptions = { retireAbove: 0.9, reactivateBelow: 0.7, minObservations: 8, discount: DEFAULT_DISCOUNT, priorStrength: DEFAULT_PRIOR_STRENGTH };
+
+export interface SampleOptions {
+  freshShare: number;
+  /** Temperature of the softmax over normalised learnability ranks. */
+  temperature: number;
+  /** Weight ρ of the staleness distribution in the frontier mixture. */
+  staleness: number;
+  /** Probability per slot of replaying a retired task. */
+  replay: number;
+}
+
+export const SAMPLE_DEFAULTS: SampleOptions = { freshShare: 0.3, temperature: 0.3, staleness: 0.3, replay: 0.1 };
+
+export type SampleReason = 'fresh' | 'frontier' | 'replay';
+export interface Sampled {
+  taskId: string;
+  env: string;
+  reason: SampleReason;
+}
+
+export interface PoolJSON {
+  version: 1;
+  opts: PoolOptions;
+  entries: PoolEntry[];
+  families: ReturnType<FamilyStats['toJSON']>;
+}
+
+const clone = (e: PoolEntry): PoolEntry => ({ ...e, posterior: { ...e.posterior, prior: { ...e.posterior.prior } } });
+
+/**
+ * Frontier weights: P = (1-ρ)·P_S + ρ·P_C. P_S is a softmax over normalised
+ * ranks of learnability (best 0, worst 1; ties share their average rank) at
+ * the given temperature, so the top-to-bottom odds (e^{1/T}) do not depend on
+ * the pool's size (PLR's rank^(-1/β) at β = 0.3 puts nearly all mass on the
+ * top few tasks). P_C ∝ steps since last sampled (since added if never).
+ */
+export function frontierWeights(entries: readonly PoolEntry[], step: number, o: SampleOptions): number[] {
+  const n = entries.length;
+  const score = entries.map((e) => learnability(e.posterior));
+  const order = score.map((_, i) => i).sort((a, b) => score[b]! - score[a]!);
+  const rank = new Array<number>(n);
+  for (let i = 0; i < n; ) {
+    let j = i;
+    // Scores equal up to rounding tie: float noise must not decide a rank.
+    while (j + 1 < n && score[order[i]!]! - score[order[j + 1]!]! <= 1e-9 * score[order[i]!]!) j++;
+    for (let k = i; k <= j; k++) rank[order[k]!] = (i + j) / 2;
+    i = j + 1;
+  }
+  const ps = rank.map((r) => Math.exp(-(n > 1 ? r / (n - 1) : 0) / o.temperature));
+  const psSum = ps.reduce((a, b) => a + b, 0);
+  const stale = entries.map((e) => Math.max(0, step - (e.lastSampledStep ?? e.addedStep)));
+  const staleSum = stale.reduce((a, b) => a + b, 0);
+  return ps.map((p, i) => (1 - o.staleness) * (p / psSum) + o.staleness * (staleSum > 0 ? stale[i]! / staleSum : 1 / n));
+}
+
+export class TaskPool {
+  readonly opts: PoolOptions;
+  readonly families: FamilyStats;
+  private readonly entries = new Map<string, PoolEntry>();
+
+  constructor(opts: Partial<PoolOptions> = {}, families?: FamilyStats) {
+    this.opts = { ...POOL_DEFAULTS, ...opts };
+    this.families = families ?? new FamilyStats(this.opts.discount, this.opts.priorStrength);
+  }
+
+  /** Adds a task; without a posterior it starts from its family's prior. */
+  add(entry: NewEntry): PoolEntry {
+    if (this.entries.has(entry.taskId)) throw new Error(`task already in pool: ${entry.taskId}`);
+    const e: PoolEntry = {
+      taskId: entry.taskId,
+      env: entry.env,
+      familyKey: entry.familyKey,
+      posterior: entry.posterior ?? posterior(this.families.prior(entry.familyKey, entry.addedStep)),
+      state: entry.state ?? 'probing',
+      addedStep: entry.addedStep,
+      lastSampledStep: null,
+      samples: 0,
+      fresh: true,
+      observations: 0,
+    };
+    this.entries.set(e.taskId, e);
+    return e;
+  }
+
+  /** The live entry (change it through the pool's methods; tests may poke it). */
+  get(taskId: string): PoolEntry | undefined {
+    return this.entries.get(taskId);
+  }
+
+  all(): PoolEntry[] {
+    return [...this.entries.values()];
+  }
+
+  setState(taskId: string, state: TaskState): void {
+    this.must(taskId).state = state;
+  }
+
+  /**
+   * One step's rewards for a task (a probe or a training group). null rewards
+   * (infrastructure failures) are skipped. Retires an active task that is
+   * now reliably solved; returns a retired one to the frontier if it regressed.
+   */
+  record(taskId: string, rewards: readonly (number | null)[], step: number): PoolEntry {
+    const e = this.must(taskId);
+    const scored = rewards.filter((r): r is number => r !== null);
+    if (scored.length === 0) return e;
+    const s = scored.filter((r) => r >= SUCCESS_THRESHOLD).length;
+    const f = scored.length - s;
+    e.posterior = observe(e.posterior, s, f, this.opts.discount);
+    e.observations += scored.length;
+    this.families.record(e.familyKey, s, f, step);
+    const m = mean(e.posterior);
+    if (e.state === 'active' && e.observations >= this.opts.minObservations && m > this.opts.retireAbove) e.state = 'retired';
+    else if (e.state === 'retired' && m < this.opts.reactivateBelow) e.state = 'active';
+    return e;
+  }
+
+  /** The FRONTIER curriculum's batch: up to n distinct tasks (fewer when the pool is short). */
+  sample(n: number, step: number, random: () => number, options: Partial<SampleOptions> = {}): Sampled[] {
+    const o = { ...SAMPLE_DEFAULTS, ...options };
+    const active = this.all().filter((e) => e.state === 'active');
+    let retired = this.all().filter((e) => e.state === 'retired');
+    const picks: [PoolEntry, SampleReason][] = [];
+    const fresh = shuffle(active.filter((e) => e.fresh), random).slice(0, Math.min(n, Math.round(n * o.freshShare)));
+    for (const e of fresh) picks.push([e, 'fresh']);
+    const frontier = active.filter((e) => !fresh.includes(e));
+    const weights = frontierWeights(frontier, step, o);
+    while (picks.length < n && (frontier.length > 0 || retired.length > 0)) {
+      if (retired.length > 0 && (frontier.length === 0 || random() < o.replay)) {
+        const i = Math.floor(random() * retired.length);
+        picks.push([retired[i]!, 'replay']);
+        retired = retired.filter((_, k) => k !== i);
+        continue;
+      }
+      const total = weights.reduce((a, b) => a + b, 0);
+      let u = random() * total;
+      let i = 0;
+      while (i < weights.length - 1 && u >= weights[i]!) u -= weights[i++]!;
+      picks.push([frontier[i]!, 'frontier']);
+      frontier.splice(i, 1);
+      weights.splice(i, 1);
+    }
+    return picks.map(([e, reason]) => this.mark(e, step, reason));
+  }
+
+  /**
+   * Baselines: n distinct tasks uniformly from the given states (admitted
+   * tasks by default). With a step, marks them as sampled like sample() does.
+   */
+  sampleUniform(n: number, random: () => number, step?: number, states: readonly TaskState[] = ['active', 'retired']): Sampled[] {
+    const pool = shuffle(this.all().filter((e) => states.includes(e.state)), random).slice(0, n);
+    return pool.map((e) => (step === undefined ? { taskId: e.taskId, env: e.env, reason: 'frontier' } : this.mark(e, step, 'frontier')));
+  }
+
+  /** Counts of active tasks' posterior means in `bins` equal bins over [0, 1]. */
+  histogram(bins = 10): number[] {
+    const h = new Array<number>(bins).fill(0);
+    for (const e of this.entries.values()) if (e.state === 'active') h[Math.min(bins - 1, Math.floor(mean(e.posterior) * bins))]!++;
+    return h;
+  }
+
+  counts(): Record<TaskState, number> {
+    const c = { probing: 0, active: 0, retired: 0, rejected: 0 };
+    for (const e of this.entries.values()) c[e.state]++;
+    return c;
+  }
+
+  toJSON(): PoolJSON {
+    return { version: 1, opts: { ...this.opts }, entries: this.all().map(clone), families: this.families.toJSON() };
+  }
+
+  static fromJSON(json: PoolJSON): TaskPool {
+    const pool = new TaskPool(json.opts, FamilyStats.fromJSON(json.families));
+    for (const e of json.entries) pool.entries.set(e.taskId, clone(e));
+    return pool;
+  }
+
+  private mark(e: PoolEntry, step: number, reason: SampleReason): Sampled {
+    e.lastSampledStep = step;
+    e.samples++;
+    e.fresh = false;
+    return { taskId: e.taskId, env: e.env, reason };
+  }
+
+  private must(taskId: string): PoolEntry {
+    const e = this.entries.get(taskId);
+    if (!e) throw new Error(`no such task in pool: ${taskId}`);
+    return e;
+  }
+}

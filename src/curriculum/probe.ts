@@ -1,0 +1,71 @@
+// The admission probe: a few rollouts of the current policy on a freshly
+// validated task decide whether it enters the pool.
+//
+// It stops early as soon as it has seen one success and one failure: a mixed
+// result already proves 0 < p < 1, which is all admission asks, and further
+// rollouts would only refine p̂, which training groups do for free. Only an
+// all-pass or all-fail run needs the full k rollouts. At p = 0.2, 41% of tasks
+// still give 0/4; the caller sends 'too-hard' tasks back to be made easier
+// rather than dropping the generator's work.
+
+export type ProbeVerdict = 'admit' | 'too-easy' | 'too-hard';
+
+/** A reward at or above this counts as a success (verifier rewards are 0 or 1). */
+export const SUCCESS_THRESHOLD = 0.5;
+
+export class Probe {
+  private wins = 0;
+  private losses = 0;
+  private infra = 0;
+
+  constructor(readonly k = 4) {
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`probe size must be a positive integer, got ${k}`);
+  }
+
+  /**
+   * Records one rollout's reward. null is an infrastructure failure: it is
+   * counted apart and never as a failure (the caller retries it).
+   */
+  add(reward: number | null): void {
+    if (this.done) throw new Error('probe is already done');
+    if (reward === null) this.infra++;
+    else if (reward >= SUCCESS_THRESHOLD) this.wins++;
+    else this.losses++;
+  }
+
+  get successes(): number {
+    return this.wins;
+  }
+
+  get failures(): number {
+    return this.losses;
+  }
+
+  /** Rollouts that scored (infrastructure failures excluded). */
+  get rollouts(): number {
+    return this.wins + this.losses;
+  }
+
+  get infraFailures(): number {
+    return this.infra;
+  }
+
+  get done(): boolean {
+    return (this.wins > 0 && this.losses > 0) || this.rollouts >= this.k;
+  }
+
+  /** null while the probe still needs rollouts. */
+  get verdict(): ProbeVerdict | null {
+    if (!this.done) return null;
+    if (this.wins > 0 && this.losses > 0) return 'admit';
+    return this.wins > 0 ? 'too-easy' : 'too-hard';
+  }
+
+  /**
+   * The observed pass rate. Biased by the early stop (a run stops at its first
+   * mixed result), so use it to steer difficulty, not as a final estimate.
+   */
+  get passRate(): number {
+    return this.rollouts === 0 ? NaN : this.wins / this.rollouts;
+  }
+}

@@ -1,0 +1,60 @@
+// Group-relative advantages for G rollouts of one task.
+//
+// A null reward is an infrastructure failure (the sandbox died, no sign the
+// tests ran). It carries no information about the policy, so it is left out
+// of the group: scoring it 0 would drag the baseline down and push every real
+// success up. Its advantage is null, and the trainer skips that rollout.
+
+export type AdvantageMethod = 'grpo' | 'dr-grpo' | 'rloo';
+
+export const GRPO_EPS = 1e-6;
+
+function valid(rewards: readonly (number | null)[]): number[] {
+  return rewards.filter((r): r is number => r !== null && Number.isFinite(r));
+}
+
+/**
+ * Advantages aligned with `rewards` (null where the reward was null).
+ *
+ * - grpo: (r − mean) / (std + ε), population std, so a non-degenerate group's
+ *   ΣA² = G whatever its pass rate: every useful group weighs the same.
+ * - dr-grpo: r − mean. Dr. GRPO drops the std division because it up-weights
+ *   groups with near-0 or near-1 pass rates (tiny std), a difficulty bias; on
+ *   binary rewards the group's ΣA² = G·p(1−p), so weight follows learnability.
+ * - rloo: r_i − mean of the other G−1 rewards = G/(G−1)·(r − mean). The
+ *   leave-one-out baseline does not depend on r_i, so the estimate is unbiased;
+ *   weight again ∝ p(1−p). Needs G ≥ 2 valid rewards, else all advantages are 0.
+ */
+export function advantages(rewards: readonly (number | null)[], method: AdvantageMethod): (number | null)[] {
+  const xs = valid(rewards);
+  const g = xs.length;
+  const m = g === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / g;
+  const sum = m * g;
+  let scale: (r: number) => number;
+  switch (method) {
+    case 'grpo': {
+      const std = g === 0 ? 0 : Math.sqrt(xs.reduce((a, r) => a + (r - m) ** 2, 0) / g);
+      scale = (r) => (r - m) / (std + GRPO_EPS);
+      break;
+    }
+    case 'dr-grpo':
+      scale = (r) => r - m;
+      break;
+    case 'rloo':
+      scale = (r) => (g < 2 ? 0 : r - (sum - r) / (g - 1));
+      break;
+    default:
+      throw new Error(`unknown advantage method: ${String(method)}`);
+  }
+  return rewards.map((r) => (r === null || !Number.isFinite(r) ? null : scale(r)));
+}
+
+/**
+ * A group whose valid rewards are all equal (or with fewer than two of them)
+ * has zero advantages under every method: no gradient, only spent rollouts.
+ * DAPO-style filtering drops these groups.
+ */
+export function isDegenerate(rewards: readonly (number | null)[]): boolean {
+  const xs = valid(rewards);
+  return xs.length < 2 || xs.every((r) => r === xs[0]);
+}
