@@ -39,6 +39,11 @@ export interface SynthOptions {
   candidateRuns?: number;
   onProgress?: (s: SynthStats) => void;
   onTask?: (t: Task) => void;
+  /**
+   * Validators kept across calls, by environment hash: online synthesis calls
+   * synthesize() often, and each validator runs the reference suite once.
+   */
+  validators?: Map<string, EnvValidator>;
   /** Patch keys of bugs already stored for an environment: duplicates are rejected. */
   knownBugKeys?: (env: string) => string[];
 }
@@ -189,10 +194,13 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       stats.errors.push(`${env.spec.name}: ${(err as Error).message}`);
       continue;
     }
-    const validator = new EnvValidator(built, opts.runtime, opts.dataDir, {
-      ...(opts.referenceRuns !== undefined ? { referenceRuns: opts.referenceRuns } : {}),
-      ...(opts.candidateRuns !== undefined ? { candidateRuns: opts.candidateRuns } : {}),
-    });
+    const validator =
+      opts.validators?.get(built.hash) ??
+      new EnvValidator(built, opts.runtime, opts.dataDir, {
+        ...(opts.referenceRuns !== undefined ? { referenceRuns: opts.referenceRuns } : {}),
+        ...(opts.candidateRuns !== undefined ? { candidateRuns: opts.candidateRuns } : {}),
+      });
+    opts.validators?.set(built.hash, validator);
     validator.remember(opts.knownBugKeys?.(env.spec.name) ?? []);
     const files = sourceFiles(built.snapshot, env.spec);
     const candidates: Candidate[] = [];

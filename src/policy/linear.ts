@@ -1,0 +1,115 @@
+// The embedded policy's parameters: a log-linear model over candidate
+// repairs, π(a) ∝ exp(w·φ(a) / T). Exact log-probabilities, the score-function
+// gradient ∇log π(a) = (φ(a) − E_π[φ]) / T, and Adam updates. Checkpoints are
+// small JSON files.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { FEATURE_DIM, FEATURE_VERSION, type Sparse } from './features.js';
+
+/** One choice the policy made: every candidate's features and the one taken. */
+export interface Decision {
+  feats: Sparse[];
+  chosen: number;
+  temperature: number;
+}
+
+export interface PolicyCheckpoint {
+  schema: 'frognano.embedded-policy/v1';
+  featureVersion: number;
+  step: number;
+  weights: number[];
+  adam: { m: number[]; v: number[]; t: number };
+}
+
+function dot(w: Float64Array, f: Sparse): number {
+  let s = 0;
+  for (let i = 0; i < f.idx.length; i++) s += w[f.idx[i]!]! * f.val[i]!;
+  return s;
+}
+
+export class LinearPolicy {
+  readonly w = new Float64Array(FEATURE_DIM);
+  private m = new Float64Array(FEATURE_DIM);
+  private v = new Float64Array(FEATURE_DIM);
+  private t = 0;
+  step = 0;
+
+  probabilities(feats: Sparse[], temperature = 1): number[] {
+    const logits = feats.map((f) => dot(this.w, f) / temperature);
+    const max = Math.max(...logits);
+    const exps = logits.map((l) => Math.exp(l - max));
+    const z = exps.reduce((a, b) => a + b, 0);
+    return exps.map((e) => e / z);
+  }
+
+  /** Samples a candidate; `greedy` takes the most probable (evaluation). */
+  choose(feats: Sparse[], random: () => number, temperature = 1, greedy = false): { index: number; logprob: number } {
+    const p = this.probabilities(feats, temperature);
+    let index = 0;
+    if (greedy) index = p.indexOf(Math.max(...p));
+    else {
+      let r = random();
+      for (index = 0; index < p.length - 1; index++) if ((r -= p[index]!) <= 0) break;
+    }
+    return { index, logprob: Math.log(Math.max(p[index]!, 1e-300)) };
+  }
+
+  logprob(d: Decision): number {
+    return Math.log(Math.max(this.probabilities(d.feats, d.temperature)[d.chosen]!, 1e-300));
+  }
+
+  /** Adds scale · ∇ log π(chosen) into `grad`. */
+  accumulate(d: Decision, scale: number, grad: Float64Array): void {
+    const p = this.probabilities(d.feats, d.temperature);
+    const k = scale / d.temperature;
+    d.feats.forEach((f, i) => {
+      const coef = ((i === d.chosen ? 1 : 0) - p[i]!) * k;
+      if (coef === 0) return;
+      for (let j = 0; j < f.idx.length; j++) grad[f.idx[j]!]! += coef * f.val[j]!;
+    });
+  }
+
+  /** One Adam ascent step on the objective whose gradient is `grad`. */
+  update(grad: Float64Array, lr: number, l2 = 1e-4): number {
+    const b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    this.t++;
+    let norm = 0;
+    for (let i = 0; i < FEATURE_DIM; i++) {
+      const g = grad[i]! - l2 * this.w[i]!;
+      norm += g * g;
+      this.m[i] = b1 * this.m[i]! + (1 - b1) * g;
+      this.v[i] = b2 * this.v[i]! + (1 - b2) * g * g;
+      const mh = this.m[i]! / (1 - b1 ** this.t);
+      const vh = this.v[i]! / (1 - b2 ** this.t);
+      this.w[i]! += (lr * mh) / (Math.sqrt(vh) + eps);
+    }
+    this.step++;
+    return Math.sqrt(norm);
+  }
+
+  toJSON(): PolicyCheckpoint {
+    return { schema: 'frognano.embedded-policy/v1', featureVersion: FEATURE_VERSION, step: this.step, weights: [...this.w], adam: { m: [...this.m], v: [...this.v], t: this.t } };
+  }
+
+  static fromJSON(c: PolicyCheckpoint): LinearPolicy {
+    if (c.schema !== 'frognano.embedded-policy/v1' || c.weights.length !== FEATURE_DIM || c.featureVersion !== FEATURE_VERSION) {
+      throw new Error(`not a checkpoint of this embedded policy version (schema ${c.schema}, ${c.weights?.length} weights, feature version ${c.featureVersion}; expected ${FEATURE_DIM} weights, version ${FEATURE_VERSION})`);
+    }
+    const p = new LinearPolicy();
+    p.w.set(c.weights);
+    p.m.set(c.adam.m);
+    p.v.set(c.adam.v);
+    p.t = c.adam.t;
+    p.step = c.step;
+    return p;
+  }
+
+  /** Written to a temporary file and renamed, so a crash never leaves half a checkpoint. */
+  save(path: string): void {
+    writeFileSync(`${path}.tmp`, JSON.stringify(this.toJSON()));
+    renameSync(`${path}.tmp`, path);
+  }
+
+  static load(path: string): LinearPolicy {
+    return LinearPolicy.fromJSON(JSON.parse(readFileSync(path, 'utf8')) as PolicyCheckpoint);
+  }
+}

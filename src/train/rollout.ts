@@ -1,0 +1,96 @@
+// One rollout: the policy works on a task in a fresh agent workspace through
+// the harness, then the verifier grades what it changed in another fresh
+// workspace. An infrastructure failure is retried once and otherwise reported
+// as such (reward null), never scored 0; one failed rollout never throws.
+import { createHash } from 'node:crypto';
+import { runAgent } from '../agent/loop.js';
+import type { StopReason } from '../agent/trajectory.js';
+import type { BuiltEnv } from '../env/build.js';
+import { testArgv } from '../grading/testrun.js';
+import type { Decision } from '../policy/linear.js';
+import type { Runtime } from '../runtime/types.js';
+import { agentWorkspace } from '../task/resolve.js';
+import type { Task } from '../task/task.js';
+import { acceptChanges } from '../verifier/changes.js';
+import { verify, type VerifierReport } from '../verifier/verify.js';
+import type { Model } from '../model/types.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+export interface RolloutContext {
+  built: BuiltEnv;
+  runtime: Runtime;
+  dataDir: string;
+  /**
+   * Verifier results by task and accepted patch. Sound because tasks are
+   * validated deterministic (no flaky test) and the verifier's workspace
+   * depends on nothing but the task and the patch.
+   */
+  verdicts?: Map<string, VerifierReport>;
+}
+
+export interface RolloutResult {
+  taskId: string;
+  reward: number | null;
+  stopReason: StopReason | 'infra-error';
+  steps: number;
+  decisions: Decision[];
+  ms: number;
+  verifyMs: number;
+  cached: boolean;
+  reason?: string;
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The test command as the agent runs it: the report goes to the sandbox's /tmp, not the verifier's channel. */
+export function agentTestCommand(task: Task, ws: Workspace): string {
+  return testArgv(task.env.spec, ws).map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/report`, '/tmp/frognano-report')).map(shellQuote).join(' ');
+}
+
+/** What the agent is told: the task's instruction, where the repository is, how to run its tests. */
+export function agentInstruction(task: Task, ws: Workspace): string {
+  return `${task.instruction.trim()}\n\nThe repository is at ${ws.runtime.workdir(ws.mounts)} . Run the tests with:\n    ${agentTestCommand(task, ws)}\n`;
+}
+
+export async function rollout(task: Task, model: Model & { decisions?: Decision[] }, ctx: RolloutContext): Promise<RolloutResult> {
+  const t0 = performance.now();
+  const base = { taskId: task.id, decisions: model.decisions ?? [], cached: false };
+  let diff: string;
+  let stopReason: StopReason;
+  let steps: number;
+  try {
+    const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
+    try {
+      const res = await runAgent({
+        model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
+        limits: { maxSteps: 60, maxObservationChars: 400_000, commandTimeoutMs: task.env.spec.timeoutSec * 1000, wallTimeMs: 10 * 60_000 },
+      });
+      stopReason = res.stopReason;
+      steps = res.steps;
+      diff = await ws.diff();
+    } finally {
+      ws.dispose();
+    }
+  } catch (err) {
+    return { ...base, reward: null, stopReason: 'infra-error', steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: (err as Error).message };
+  }
+  const v0 = performance.now();
+  const key = `${task.id}\0${createHash('sha256').update(acceptChanges(diff, task.env.spec.testPaths, task.hiddenFiles).patch).digest('hex')}`;
+  let report = ctx.verdicts?.get(key);
+  const cached = Boolean(report);
+  if (!report) {
+    try {
+      report = await verify(task, diff, ctx);
+    } catch (err) {
+      return { ...base, reward: null, stopReason: 'infra-error', steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: (err as Error).message };
+    }
+    if (report.reward !== null) ctx.verdicts?.set(key, report);
+  }
+  return {
+    ...base, reward: report.reward, stopReason, steps, cached,
+    ms: performance.now() - t0, verifyMs: performance.now() - v0,
+    ...(report.reason ? { reason: report.reason } : {}),
+  };
+}
