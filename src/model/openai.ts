@@ -27,6 +27,10 @@ export interface ChatRequest {
   maxTokens?: number;
   seed?: number;
   tools?: unknown[];
+  /** Extra fields for this request only (e.g. `logprobs`); the client's extraBody still wins. */
+  extra?: Record<string, unknown>;
+  /** Aborts the request, its retries and the waits between them. */
+  signal?: AbortSignal;
 }
 
 export interface ChatResponse {
@@ -43,7 +47,17 @@ export class ChatError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 export class ChatClient {
   constructor(readonly opts: ChatClientOptions) {}
@@ -61,14 +75,19 @@ export class ChatClient {
       ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
       ...(req.seed !== undefined ? { seed: req.seed } : {}),
       ...(req.tools ? { tools: req.tools } : {}),
+      ...req.extra,
       ...this.opts.extraBody,
     };
     const retries = this.opts.retries ?? 3;
     let lastError: Error = new ChatError('no attempt made');
+    const aborted = () => new ChatError(`${url}: request aborted`);
     for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) await sleep(Math.min(8000, 250 * 2 ** (attempt - 1)));
+      if (attempt > 0) await sleep(Math.min(8000, 250 * 2 ** (attempt - 1)), req.signal);
+      if (req.signal?.aborted) throw aborted();
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs ?? 120000);
+      const onAbort = () => controller.abort();
+      req.signal?.addEventListener('abort', onAbort, { once: true });
       try {
         const res = await fetch(url, {
           method: 'POST',
@@ -89,9 +108,11 @@ export class ChatClient {
       } catch (err) {
         if (err instanceof ChatError && err.status !== undefined && err.status < 500 && err.status !== 429) throw err;
         if (err instanceof ChatError && !err.status) throw err;
+        if (req.signal?.aborted) throw aborted();
         lastError = (err as Error).name === 'AbortError' ? new ChatError(`${url} did not answer within ${this.opts.timeoutMs ?? 120000} ms`) : (err as Error);
       } finally {
         clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onAbort);
       }
     }
     throw new ChatError(`giving up after ${retries + 1} attempts: ${lastError.message}`);

@@ -39,9 +39,12 @@ export interface TurnRequest {
   signal?: AbortSignal;
 }
 
+/** An assistant message as a model returns it: tool calls typed (ChatMessage keeps them opaque). */
+export type AssistantMessage = Omit<ChatMessage, 'tool_calls'> & { tool_calls?: ToolCall[] };
+
 export interface ModelTurn {
   /** The assistant message: content, tool_calls (ToolCall[]) and reasoning_content when present. */
-  message: ChatMessage & { tool_calls?: ToolCall[] };
+  message: AssistantMessage;
   finishReason: string | null;
   usage?: { promptTokens?: number; completionTokens?: number };
   tokens?: TurnTokens;

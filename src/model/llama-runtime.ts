@@ -1,0 +1,51 @@
+// What the embedded GGUF model needs before any weights are read: the
+// optional node-llama-cpp package (loaded on demand, with a clear error when
+// it is not installed) and a check that a --model-path is a GGUF file.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { UserError } from '../util/errors.js';
+
+export type NodeLlamaCpp = typeof import('node-llama-cpp');
+
+export const NODE_LLAMA_CPP_VERSION = '3.21.1';
+
+/** node-llama-cpp, imported on first use; it is an optional dependency. */
+export async function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
+  try {
+    return await import('node-llama-cpp');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new UserError(
+        'the embedded GGUF model needs node-llama-cpp, which is not installed',
+        `install it with: npm install --save-optional --save-exact node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (or serve the model with a chat server and pass --model NAME --base-url URL)`,
+      );
+    }
+    throw err;
+  }
+}
+
+/** Throws a UserError unless `path` is a readable file that starts with the GGUF magic. */
+export function checkGgufFile(path: string): void {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new UserError(`--model-path ${path} is not a file`, 'pass the path of a .gguf model file');
+    size = st.size;
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    throw new UserError(`--model-path ${path} does not exist`, 'pass the path of a .gguf model file');
+  }
+  const head = Buffer.alloc(4);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, head, 0, 4, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 4 || head.toString('latin1') !== 'GGUF') {
+    throw new UserError(
+      `--model-path ${path} is not a GGUF file (it does not start with "GGUF")`,
+      'convert the model to GGUF (llama.cpp convert_hf_to_gguf.py) or pass a .gguf file',
+    );
+  }
+}
