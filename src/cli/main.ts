@@ -7,6 +7,8 @@ import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { CliContext } from './context.js';
 import { ENV_HELP, envCommand } from './env.js';
+import { EVAL_HELP, evalCommand } from './eval.js';
+import { SOLVE_HELP, solveCommand } from './solve.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
 
@@ -18,6 +20,8 @@ Commands:
   env list | add | check    manage the environments tasks are made from (frognano env --help)
   synth                     synthesize and validate tasks (frognano synth --help)
   task list | validate | export | import   stored tasks (frognano task --help)
+  eval                      run a model on tasks, report pass@1 / pass@k (frognano eval --help)
+  solve                     run the agent on your own repository, print the diff (frognano solve --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -58,6 +62,16 @@ const OPTIONS = {
   'issue-model': { type: 'string' },
   tasks: { type: 'string' },
   format: { type: 'string' },
+  // eval and solve
+  k: { type: 'string' },
+  trajectories: { type: 'string' },
+  checkpoint: { type: 'string' },
+  'model-path': { type: 'string' },
+  'model-timeout': { type: 'string' },
+  'extra-body': { type: 'string' },
+  repo: { type: 'string' },
+  issue: { type: 'string' },
+  apply: { type: 'boolean' },
 } as const;
 
 function version(): string {
@@ -102,6 +116,18 @@ export async function main(argv: string[], io = { out: console.log, err: console
           return 0;
         }
         return await taskCommand(ctx);
+      case 'eval':
+        if (parsed.values.help) {
+          io.out(EVAL_HELP);
+          return 0;
+        }
+        return await evalCommand(ctx);
+      case 'solve':
+        if (parsed.values.help) {
+          io.out(SOLVE_HELP);
+          return 0;
+        }
+        return await solveCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

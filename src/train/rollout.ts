@@ -4,7 +4,7 @@
 // as such (reward null), never scored 0; one failed rollout never throws.
 import { createHash } from 'node:crypto';
 import { runAgent } from '../agent/loop.js';
-import type { StopReason } from '../agent/trajectory.js';
+import { Recorder, type StopReason } from '../agent/trajectory.js';
 import type { BuiltEnv } from '../env/build.js';
 import { testArgv } from '../grading/testrun.js';
 import type { Decision } from '../policy/linear.js';
@@ -26,6 +26,8 @@ export interface RolloutContext {
    * depends on nothing but the task and the patch.
    */
   verdicts?: Map<string, VerifierReport>;
+  /** Where to record the episode's trajectory (JSONL, see agent/trajectory.ts); none when absent. */
+  recorderPath?: string;
 }
 
 export interface RolloutResult {
@@ -65,6 +67,7 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
     try {
       const res = await runAgent({
         model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
+        ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
         limits: { maxSteps: 60, maxObservationChars: 400_000, commandTimeoutMs: task.env.spec.timeoutSec * 1000, wallTimeMs: 10 * 60_000 },
       });
       stopReason = res.stopReason;

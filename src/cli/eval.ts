@@ -1,0 +1,125 @@
+// `frognano eval`: run a model on stored or imported tasks, K attempts each,
+// grade every attempt with the verifier, and report pass@1 and pass@k.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { BuiltEnv } from '../env/build.js';
+import { buildEnvironment } from '../env/build.js';
+import { findEnvironment } from '../env/registry.js';
+import { renderReport } from '../eval/render.js';
+import { buildReport } from '../eval/report.js';
+import { runEval } from '../eval/run.js';
+import { loadEvalTasks } from '../eval/tasks.js';
+import { selectRuntime } from '../runtime/select.js';
+import type { RuntimeName } from '../runtime/types.js';
+import { Store } from '../store/store.js';
+import { taskEnvironment } from '../task/resolve.js';
+import { reversePatch } from '../taskpilot/revalidate.js';
+import { UserError } from '../util/errors.js';
+import { dataDir } from '../util/paths.js';
+import { Progress } from '../util/progress.js';
+import type { CliContext } from './context.js';
+import { modelFactory, MODELS_HELP } from './models.js';
+
+export const EVAL_HELP = `Usage: frognano eval --tasks <dir|file.jsonl> --model M [options]
+
+Runs the model on each task K times (each attempt in a fresh sandboxed
+workspace, graded by the verifier with the hidden tests) and reports pass@1
+and pass@k (unbiased: 1 - C(n-c,k)/C(n,k)) overall, by environment and by
+strategy. An attempt that fails for infrastructure reasons is retried once;
+if it fails again it is reported apart and left out of the pass rates.
+
+  --tasks SRC          a task directory, a folder of them, or SWE-bench / SWE-smith
+                       JSONL (default <data-dir>/tasks)
+  --format F           swebench or swesmith, for JSONL (default: told from each record)
+  --env NAME           the environment of JSONL records made by other tools
+  --k K                pass@k to report, and attempts per task (default 1)
+  --n N                attempts per task when more than K (n >= k; lowers the variance)
+  --workers W          attempts in parallel (default 2)
+  --seed S             seed of every attempt (derived per task and attempt; default 0)
+  --out FILE           the JSON report (default <data-dir>/evals/<model>-seed<S>.json)
+  --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl
+  --checkpoint FILE    an embedded policy checkpoint (with --model embedded)
+
+${MODELS_HELP}`;
+
+function int(value: unknown, flag: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (typeof value !== 'string' || !Number.isInteger(n) || n < min) throw new UserError(`${flag} must be an integer >= ${min}, got "${String(value)}"`);
+  return n;
+}
+
+function slug(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || 'model';
+}
+
+export async function evalCommand(ctx: CliContext): Promise<number> {
+  const f = ctx.flags;
+  if (ctx.positionals.length) throw new UserError(`eval takes no positional arguments (got "${ctx.positionals.join(' ')}")`, 'pass the tasks with --tasks');
+  if (!f.model && !f['model-path']) throw new UserError('eval needs a model', 'pass --model embedded, --model scripted:oracle, --model NAME --base-url URL, or --model-path FILE.gguf');
+  const k = int(f.k, '--k', 1, 1);
+  const attempts = int(f.n, '--n', k, 1);
+  if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
+  const workers = int(f.workers, '--workers', 2, 1);
+  const seed = int(f.seed, '--seed', 0, 0);
+  const dir = dataDir(f['data-dir'] as string | undefined);
+  const source = resolve((f.tasks as string | undefined) ?? join(dir, 'tasks'));
+  const models = await modelFactory(f);
+  const store = new Store(dir);
+  const progress = new Progress(Boolean(f.json));
+  try {
+    const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', ...(f.image ? { image: f.image as string } : {}), warn: ctx.err });
+    const format = f.format as string | undefined;
+    const tasks = await loadEvalTasks(source, {
+      ...(format ? { format } : {}),
+      ...(f.env
+        ? {
+            // SWE-bench records carry the fix (the bug is its reverse), SWE-smith records the bug.
+            foreign: async (kind) => {
+              const env = findEnvironment(store, f.env as string);
+              const built = await buildEnvironment(env, { dataDir: dir, runtime });
+              return { env: { name: env.spec.name, hash: built.hash, spec: env.spec }, reverse: (p: string) => reversePatch(built.snapshot, p, kind === 'swebench' ? 'fix' : 'bug') };
+            },
+          }
+        : {}),
+    });
+    const envs = new Map<string, Promise<BuiltEnv>>();
+    const built = new Map<string, BuiltEnv>();
+    for (const t of tasks) {
+      const key = `${t.env.name}\0${t.env.hash}`;
+      if (!envs.has(key)) {
+        progress.update(`eval: preparing environment ${t.env.name}`);
+        envs.set(key, taskEnvironment(t, store, dir, runtime));
+      }
+      built.set(t.id, await envs.get(key)!);
+    }
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+    const results = await runEval({
+      tasks, built, models, attempts, seed, workers, runtime, dataDir: dir,
+      ...(f.trajectories ? { trajectoriesDir: resolve(f.trajectories as string) } : {}),
+      onProgress: (p) => {
+        const width = 30;
+        const filled = Math.round((width * p.done) / Math.max(1, p.total));
+        const secs = (performance.now() - t0) / 1000;
+        const eta = p.done > 0 && p.done < p.total ? ` eta ${Math.ceil(((p.total - p.done) * secs) / p.done)} s` : '';
+        progress.update(`eval [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.done}/${p.total} attempts | solved ${p.solvedTasks}/${tasks.length} tasks, ${p.passes}/${p.scored} attempts | infra ${p.infra}${eta}`);
+      },
+    });
+    progress.done();
+    const report = buildReport(results, {
+      model: models.name, scripted: models.scripted, tasksSource: source, k, attemptsPerTask: attempts, seed, workers,
+      runtime: runtime.name, startedAt, totalMs: Math.round(performance.now() - t0),
+    });
+    const out = resolve((f.out as string | undefined) ?? join(dir, 'evals', `${slug(models.name)}-seed${seed}.json`));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    if (f.json) ctx.out(JSON.stringify(report, null, 2));
+    else ctx.out(`${renderReport(report)}\nreport written to ${out}`);
+    return report.overall.scoredAttempts === 0 ? 1 : 0;
+  } finally {
+    progress.done();
+    store.close();
+    await models.close();
+  }
+}

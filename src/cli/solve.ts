@@ -1,0 +1,161 @@
+// `frognano solve`: the agent works on a user's own repository. The repository
+// is copied into a sandboxed workspace (dependency folders such as
+// node_modules are mounted read-only, never copied), the model acts there
+// through the harness, and the resulting diff is printed. Nothing the model
+// writes runs on the host: commands run in the workspace's runtime, and the
+// user's repository changes only with --apply (git apply, all or nothing).
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { runAgent, type StepInfo } from '../agent/loop.js';
+import { selectRuntime } from '../runtime/select.js';
+import type { RuntimeName } from '../runtime/types.js';
+import { UserError } from '../util/errors.js';
+import { git } from '../util/git.js';
+import { dataDir } from '../util/paths.js';
+import { Workspace } from '../workspace/workspace.js';
+import type { CliContext } from './context.js';
+import { modelFactory, MODELS_HELP } from './models.js';
+
+export const SOLVE_HELP = `Usage: frognano solve --repo <path> --issue <text|file> --model M [options]
+
+Runs the agent on your repository: a copy of it in a sandboxed workspace (the
+model's commands never run on this host), then prints the diff. Your
+repository changes only with --apply. Exit code 0 when a diff was produced.
+
+  --repo PATH            the repository (a git repository or a plain directory)
+  --issue TEXT|FILE      what to fix or build: the text, or a file holding it
+  --test-command "CMD"   how to run the tests (told to the agent, run in the sandbox)
+  --apply                apply the diff to the repository (git apply; all or nothing)
+  --out FILE             where to save the diff (default <data-dir>/solve/<repo>-<time>.patch)
+  --seed S               seed for the model (default 0)
+
+Dependency folders (node_modules, .venv, venv, .pydeps) are mounted read-only
+in the bwrap and docker runtimes; the local runtime does not mount them.
+
+${MODELS_HELP}`;
+
+/** Dependency folders shown read-only to the workspace instead of copied into it. */
+const LAYER_DIRS = ['node_modules', '.venv', 'venv', '.pydeps'];
+const NEVER_COPIED = new Set(['.git', '__pycache__', '.pytest_cache', '.mypy_cache', '.frognano']);
+
+/** A copy of the repository without version control, caches, dependency folders or the data directory. */
+function snapshotOf(repo: string, dest: string, skip: string): { rel: string; host: string }[] {
+  const layers = LAYER_DIRS.filter((d) => existsSync(join(repo, d))).map((rel) => ({ rel, host: realpathSync(join(repo, rel)) }));
+  cpSync(repo, dest, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => {
+      const rel = relative(repo, src);
+      if (rel === '') return true;
+      if (src === skip) return false;
+      if (rel.split(sep).some((p) => NEVER_COPIED.has(p))) return false;
+      return !layers.some((l) => rel === l.rel);
+    },
+  });
+  return layers;
+}
+
+function readIssue(issue: string): string {
+  const text = existsSync(issue) && statSync(issue).isFile() ? readFileSync(issue, 'utf8') : issue;
+  if (!text.trim()) throw new UserError('the issue is empty', 'pass --issue "what to fix" or --issue FILE');
+  return text.trim();
+}
+
+function describeStep(s: StepInfo): string {
+  const calls = s.turn.message.tool_calls ?? [];
+  const parts = calls.map((c) => {
+    let args: Record<string, unknown> = {};
+    try {
+      args = JSON.parse(c.function.arguments) as Record<string, unknown>;
+    } catch {
+      /* shown by name only */
+    }
+    const what = args.file_path ?? args.command ?? args.pattern ?? '';
+    return `${c.function.name}${what ? ` ${String(what).split('\n')[0]!.slice(0, 60)}` : ''}`;
+  });
+  return `step ${s.step} (${(s.elapsedMs / 1000).toFixed(1)} s): ${parts.join(' | ') || 'no action'}`;
+}
+
+/**
+ * The arguments of git apply for the repository: run in it, paths taken from
+ * the directory we copied. Inside a larger git work tree git reads patch paths
+ * from the top level (and skips others silently), hence --directory; outside
+ * git, git apply writes the files like patch(1).
+ */
+async function applyArgs(repo: string): Promise<string[]> {
+  let prefix = '';
+  try {
+    prefix = (await git(['rev-parse', '--show-prefix'], { cwd: repo })).trim().replace(/\/$/, '');
+  } catch {
+    /* not inside a git work tree */
+  }
+  return ['apply', '--whitespace=nowarn', ...(prefix ? [`--directory=${prefix}`] : [])];
+}
+
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+export async function solveCommand(ctx: CliContext): Promise<number> {
+  const f = ctx.flags;
+  if (!f.repo) throw new UserError('solve needs --repo', 'pass --repo PATH, the repository to work on');
+  if (!f.issue) throw new UserError('solve needs --issue', 'pass --issue "what to fix" or --issue FILE');
+  const given = resolve(f.repo as string);
+  if (!existsSync(given) || !statSync(given).isDirectory()) throw new UserError(`--repo ${f.repo as string} is not a directory`, 'pass the path of your repository');
+  const repo = realpathSync(given);
+  const issue = readIssue(f.issue as string);
+  const seed = f.seed === undefined ? 0 : Number(f.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new UserError(`--seed must be an integer >= 0, got "${String(f.seed)}"`);
+  const dir = dataDir(f['data-dir'] as string | undefined);
+  const models = await modelFactory(f);
+  const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', ...(f.image ? { image: f.image as string } : {}), warn: ctx.err });
+  const log = (line: string) => (f.json ? undefined : ctx.err(line));
+  const tmp = mkdtempSync(join(dir, 'solve-'));
+  let ws: Workspace | undefined;
+  try {
+    const model = await models.forEpisode({ seed });
+    const layers = snapshotOf(repo, join(tmp, 'repo'), realpathSync(dir));
+    ws = await Workspace.create({ snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') });
+    const workdir = ws.runtime.workdir(ws.mounts);
+    const testCommand = f['test-command'] as string | undefined;
+    const instruction = `${issue}\n\nThe repository is at ${workdir} .${testCommand ? ` Run the tests with:\n    ${testCommand}\n` : '\n'}`;
+    log(`solve: ${models.name} on a copy of ${repo} (${runtime.name} runtime${runtime.isolated ? '' : ', NOT isolated'})`);
+    const res = await runAgent({ model, workspace: ws, instruction, toolset: 'leaf', onStep: (s) => log(describeStep(s)) });
+    log(`stopped: ${res.stopReason} after ${res.steps} step(s)${res.error ? `: ${res.error}` : ''}`);
+    const diff = await ws.diff();
+    if (!diff.trim()) {
+      if (f.json) ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff: '', applied: false }, null, 2));
+      else ctx.out('No changes: the agent produced no diff.');
+      return 1;
+    }
+    const out = resolve((f.out as string | undefined) ?? join(dir, 'solve', `${basename(repo)}-${new Date().toISOString().replace(/[:.]/g, '-')}.patch`));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, diff);
+    const args = await applyArgs(repo);
+    let applied = false;
+    let applyError: string | undefined;
+    if (f.apply) {
+      try {
+        await git([...args, '-'], { cwd: repo, input: diff });
+        applied = true;
+      } catch (err) {
+        applyError = (err as Error).message;
+      }
+    }
+    if (f.json) {
+      ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff, patchFile: out, applied, ...(applyError ? { applyError } : {}) }, null, 2));
+    } else {
+      ctx.out(diff.trimEnd());
+      ctx.out('');
+      ctx.out(`diff saved to ${out}`);
+      if (applied) ctx.out(`applied to ${repo}`);
+      else if (applyError) ctx.err(`could not apply the diff to ${repo} (nothing was changed): ${applyError}`);
+      else ctx.out(`${repo} is unchanged. To apply: rerun with --apply, or run: git -C ${[repo, ...args.filter((a) => a !== '--whitespace=nowarn'), out].map(shellWord).join(' ')}`);
+    }
+    return applyError ? 1 : 0;
+  } finally {
+    ws?.dispose();
+    rmSync(tmp, { recursive: true, force: true });
+    await models.close();
+  }
+}

@@ -1,0 +1,117 @@
+// Running an evaluation: n attempts per task, each a rollout (agent in a fresh
+// workspace, graded by the verifier) with its own model and a seed derived
+// from the run's seed, the task and the attempt, so a run is reproducible
+// whatever the number of workers. An infrastructure failure is retried once
+// in a fresh workspace; if it fails again it is kept apart (reward null),
+// never scored as a failure.
+import { join } from 'node:path';
+import type { BuiltEnv } from '../env/build.js';
+import type { Runtime } from '../runtime/types.js';
+import type { Task } from '../task/task.js';
+import { rollout, type RolloutResult } from '../train/rollout.js';
+import type { VerifierReport } from '../verifier/verify.js';
+import { pool } from '../util/pool.js';
+import { deriveSeed } from '../util/rng.js';
+import type { Model } from '../model/types.js';
+
+export interface AttemptResult {
+  attempt: number;
+  seed: number;
+  /** 1 solved, 0 not solved, null an infrastructure failure (twice). */
+  reward: number | null;
+  stopReason: string;
+  steps: number;
+  ms: number;
+  /** True when a first try failed for infrastructure reasons and this is the retry. */
+  retried: boolean;
+  reason?: string;
+  trajectory?: string;
+}
+
+export interface TaskResult {
+  id: string;
+  env: string;
+  strategy: string;
+  attempts: AttemptResult[];
+}
+
+export interface EvalProgress {
+  done: number;
+  total: number;
+  /** Tasks with at least one solved attempt. */
+  solvedTasks: number;
+  passes: number;
+  scored: number;
+  infra: number;
+}
+
+export interface EvalRunOptions {
+  tasks: Task[];
+  /** The built environment of each task, by task id. */
+  built: Map<string, BuiltEnv>;
+  /** One fresh model per episode (src/cli/models.ts makes these from flags). */
+  models: { forEpisode(ep: { seed: number; task: Task; built: BuiltEnv }): Promise<Model> };
+  attempts: number;
+  seed: number;
+  workers: number;
+  runtime: Runtime;
+  dataDir: string;
+  trajectoriesDir?: string;
+  onProgress?: (p: EvalProgress) => void;
+}
+
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
+  const results: TaskResult[] = opts.tasks.map((t) => ({ id: t.id, env: t.env.name, strategy: t.provenance.strategy, attempts: [] }));
+  const items = opts.tasks.flatMap((task, ti) => Array.from({ length: opts.attempts }, (_, attempt) => ({ task, ti, attempt })));
+  const verdicts = new Map<string, VerifierReport>();
+  const progress: EvalProgress = { done: 0, total: items.length, solvedTasks: 0, passes: 0, scored: 0, infra: 0 };
+
+  const once = async (task: Task, seed: number, recorderPath: string | undefined): Promise<RolloutResult | { reward: null; stopReason: 'infra-error'; steps: 0; ms: number; reason: string }> => {
+    const t0 = performance.now();
+    const built = opts.built.get(task.id)!;
+    let model: Model;
+    try {
+      model = await opts.models.forEpisode({ seed, task, built });
+    } catch (err) {
+      return { reward: null, stopReason: 'infra-error', steps: 0, ms: performance.now() - t0, reason: `model: ${(err as Error).message}` };
+    }
+    try {
+      return await rollout(task, model, { built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}) });
+    } finally {
+      await model.close?.();
+    }
+  };
+
+  await pool(items, opts.workers, async ({ task, ti, attempt }) => {
+    const seed = deriveSeed(opts.seed, task.id, attempt);
+    const recorderPath = opts.trajectoriesDir ? join(opts.trajectoriesDir, safeName(task.id), `attempt-${attempt}.jsonl`) : undefined;
+    let r = await once(task, seed, recorderPath);
+    let retried = false;
+    if (r.reward === null) {
+      retried = true;
+      r = await once(task, seed, recorderPath);
+    }
+    const res: AttemptResult = {
+      attempt, seed, reward: r.reward, stopReason: r.stopReason, steps: r.steps, ms: Math.round(r.ms), retried,
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(recorderPath ? { trajectory: recorderPath } : {}),
+    };
+    const mine = results[ti]!;
+    const solvedBefore = mine.attempts.some((a) => a.reward === 1);
+    mine.attempts.push(res);
+    progress.done++;
+    if (res.reward === null) progress.infra++;
+    else progress.scored++;
+    if (res.reward === 1) {
+      progress.passes++;
+      if (!solvedBefore) progress.solvedTasks++;
+    }
+    opts.onProgress?.({ ...progress });
+  });
+  for (const r of results) r.attempts.sort((a, b) => a.attempt - b.attempt);
+  return results;
+}

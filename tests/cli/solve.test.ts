@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { main } from '../../src/cli/main.js';
+import { nodeTests, RUN_ALL } from '../helpers/env.js';
+import { JS_BROKEN, JS_SOURCE } from '../helpers/task.js';
+import { tempDir } from '../helpers/workspace.js';
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const DEP = 'export const dep = 1;\n';
+
+/** A small JavaScript project with the add bug, a dependency folder, optionally under git. */
+function project(opts: { git?: boolean; root?: string } = {}): string {
+  const dir = opts.root ?? tempDir('fn-userrepo-');
+  const files: Record<string, string> = {
+    'package.json': '{"type":"module","private":true}\n',
+    'src/math.js': JS_BROKEN,
+    'tests/run-all.js': RUN_ALL,
+    'tests/math.test.js': nodeTests({ 'add sums': "const { add } = await import('../src/math.js'); assert.equal(add(2, 3), 5);" }),
+    'node_modules/dep/index.js': DEP,
+    '.gitignore': 'node_modules/\n',
+  };
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), content);
+  }
+  if (opts.git) {
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync('git', ['commit', '-qm', 'init'], { cwd: dir, env });
+  }
+  return dir;
+}
+
+/** A scripted model (a JSON file of replies): tries to write into the read-only dependency folder, fixes add, submits. */
+function fixScript(): string {
+  const path = join(tempDir(), 'fix.json');
+  writeFileSync(path, JSON.stringify([
+    { toolCalls: [{ name: 'Bash', arguments: { command: 'echo hacked > node_modules/dep/index.js; node --test-reporter=tap tests/run-all.js | tail -3' } }] },
+    { toolCalls: [{ name: 'Write', arguments: { file_path: 'src/math.js', content: JS_SOURCE } }] },
+    { content: 'Fixed add.' },
+  ]));
+  return path;
+}
+
+const solve = (repo: string, ...extra: string[]) =>
+  cli(['solve', '--repo', repo, '--issue', 'add(2, 3) returns -1 instead of 5.', '--model', `scripted:${fixScript()}`, '--data-dir', tempDir('fn-data-'), '--test-command', 'node --test-reporter=tap tests/run-all.js', ...extra]);
+
+describe('frognano solve', () => {
+  it('prints the diff and leaves the repository unchanged without --apply', async () => {
+    const repo = project({ git: true });
+    const r = await solve(repo);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.out, /^diff --git a\/src\/math\.js b\/src\/math\.js/m);
+    assert.match(r.out, /^-  return a - b;$/m);
+    assert.match(r.out, /^\+  return a \+ b;$/m);
+    assert.doesNotMatch(r.out, /node_modules/);
+    assert.match(r.out, /is unchanged\. To apply: rerun with --apply, or run: git -C .* apply /);
+    const saved = /diff saved to (\S+)/.exec(r.out)?.[1];
+    assert.ok(saved && existsSync(saved));
+    assert.match(r.err, /step 1 .*Bash echo hacked/);
+    assert.match(r.err, /step 2 .*Write src\/math\.js/);
+    assert.match(r.err, /stopped: submitted after 3 step/);
+    assert.equal(readFileSync(join(repo, 'src/math.js'), 'utf8'), JS_BROKEN);
+    assert.equal(readFileSync(join(repo, 'node_modules/dep/index.js'), 'utf8'), DEP, 'the dependency folder is never written');
+    assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' }), '');
+  });
+
+  it('applies the diff to a git repository with --apply', async () => {
+    const repo = project({ git: true });
+    const r = await solve(repo, '--apply');
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.out, /applied to /);
+    assert.equal(readFileSync(join(repo, 'src/math.js'), 'utf8'), JS_SOURCE);
+    assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' }), ' M src/math.js\n');
+  });
+
+  it('applies to a plain directory and to a folder inside a larger git repository', async () => {
+    const plain = project();
+    assert.equal((await solve(plain, '--apply')).code, 0);
+    assert.equal(readFileSync(join(plain, 'src/math.js'), 'utf8'), JS_SOURCE);
+    const outer = tempDir('fn-outer-');
+    execFileSync('git', ['init', '-q'], { cwd: outer });
+    const inner = project({ root: join(outer, 'packages', 'calc') });
+    const hint = await solve(inner);
+    assert.match(hint.out, /git -C \S+ apply --directory=packages\/calc /);
+    const r = await solve(inner, '--apply');
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.equal(readFileSync(join(inner, 'src/math.js'), 'utf8'), JS_SOURCE);
+  });
+
+  it('exits 1 when the model produces no diff, and says why', async () => {
+    const repo = project({ git: true });
+    const issue = join(tempDir(), 'issue.md');
+    writeFileSync(issue, 'Fix add.\n');
+    const r = await cli(['solve', '--repo', repo, '--issue', issue, '--model', 'scripted:noop', '--data-dir', tempDir('fn-data-'), '--apply']);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /No changes/);
+    assert.equal(readFileSync(join(repo, 'src/math.js'), 'utf8'), JS_BROKEN);
+  });
+
+  it('rejects bad inputs with a clear message', async () => {
+    const repo = project();
+    const data = tempDir('fn-data-');
+    const cases: [string[], RegExp][] = [
+      [['solve', '--issue', 'x', '--model', 'scripted:noop'], /solve needs --repo/],
+      [['solve', '--repo', repo, '--model', 'scripted:noop'], /solve needs --issue/],
+      [['solve', '--repo', join(repo, 'nope'), '--issue', 'x', '--model', 'scripted:noop'], /is not a directory/],
+      [['solve', '--repo', repo, '--issue', 'x', '--model', 'scripted:oracle'], /scripted:oracle needs a task[\s\S]*frognano eval/],
+      [['solve', '--repo', repo, '--issue', 'x'], /no model given/],
+      [['solve', '--repo', repo, '--issue', '   ', '--model', 'scripted:noop'], /the issue is empty/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli([...args, '--data-dir', data]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, message);
+    }
+  });
+
+  it('documents itself in the help', async () => {
+    assert.match((await cli(['--help'])).out, /solve .*your own repository/);
+    const h = await cli(['solve', '--help']);
+    assert.match(h.out, /--apply/);
+    assert.match(h.out, /scripted:oracle\s+NOT a model/);
+  });
+});
