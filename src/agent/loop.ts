@@ -19,6 +19,8 @@ export interface AgentOptions {
   instruction: string;
   /** Default 'leaf'. */
   toolset?: ToolsetName;
+  /** Replaces the toolset's tools (same names and schemas), e.g. a Bash that caches test runs. */
+  tools?: Tool[];
   limits?: Partial<AgentLimits>;
   /** Replaces the default system prompt (for a text-protocol model it must then teach the action syntax). */
   systemPrompt?: string;
@@ -71,7 +73,7 @@ function turnRecord(turn: ModelTurn, index: number, messageIndex: number, t0: nu
 export async function runAgent(opts: AgentOptions): Promise<AgentResult> {
   const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...opts.limits };
   const toolsetName = opts.toolset ?? 'leaf';
-  const tools = makeToolset(toolsetName);
+  const tools = opts.tools ?? makeToolset(toolsetName);
   const native = opts.model.supportsTools;
   const specs = native ? toolSpecs(tools) : undefined;
   const ws = opts.workspace;

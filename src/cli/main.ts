@@ -9,6 +9,7 @@ import type { CliContext } from './context.js';
 import { ENV_HELP, envCommand } from './env.js';
 import { EVAL_HELP, evalCommand } from './eval.js';
 import { SOLVE_HELP, solveCommand } from './solve.js';
+import { TRAIN_HELP, trainCommand } from './train.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
 
@@ -22,6 +23,7 @@ Commands:
   task list | validate | export | import   stored tasks (frognano task --help)
   eval                      run a model on tasks, report pass@1 / pass@k (frognano eval --help)
   solve                     run the agent on your own repository, print the diff (frognano solve --help)
+  train                     online RL of the embedded policy at the frontier of learnability (frognano train --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -72,6 +74,20 @@ const OPTIONS = {
   repo: { type: 'string' },
   issue: { type: 'string' },
   apply: { type: 'boolean' },
+  // train
+  run: { type: 'string' },
+  fresh: { type: 'boolean' },
+  curriculum: { type: 'string' },
+  envs: { type: 'string' },
+  'held-out': { type: 'string' },
+  steps: { type: 'string' },
+  budget: { type: 'string' },
+  batch: { type: 'string' },
+  group: { type: 'string' },
+  advantage: { type: 'string' },
+  lr: { type: 'string' },
+  target: { type: 'string' },
+  'time-limit': { type: 'string' },
 } as const;
 
 function version(): string {
@@ -128,6 +144,12 @@ export async function main(argv: string[], io = { out: console.log, err: console
           return 0;
         }
         return await solveCommand(ctx);
+      case 'train':
+        if (parsed.values.help) {
+          io.out(TRAIN_HELP);
+          return 0;
+        }
+        return await trainCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

@@ -10,13 +10,13 @@ import type { Model, ModelTurn, ToolCall, TurnRequest } from '../model/types.js'
 import { languageOf } from '../taskpilot/syntax.js';
 import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
-import { featurize, type FeatureContext } from './features.js';
+import { enclosingNames, featurize, type FeatureContext } from './features.js';
 import type { Decision, LinearPolicy } from './linear.js';
 import { observeTests, words, type TestObservation } from './observe.js';
 
 export interface EmbeddedAgentOptions {
   seed: number;
-  /** Repairs tried before giving up (default 4). */
+  /** Repairs tried before giving up (default 8). */
   maxAttempts?: number;
   temperature?: number;
   /** Take the most probable repair (evaluation) instead of sampling. */
@@ -25,9 +25,19 @@ export interface EmbeddedAgentOptions {
   maxFiles?: number;
 }
 
-type Pending = { kind: 'test' } | { kind: 'glob' } | { kind: 'read'; file: string; test: boolean } | { kind: 'edit'; repair?: Repair; undo?: boolean };
+type Pending = { kind: 'test' } | { kind: 'glob' } | { kind: 'read'; file: string; test: boolean; line?: number } | { kind: 'edit'; repair?: Repair; undo?: boolean };
 
 const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|\/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** A file's name without directories, extension and test markers: tests/test_lru.py and src/lru.js share "lru". */
+export function stemOf(path: string): string {
+  return (path.split('/').pop() ?? '').replace(/\.[^.]*$/, '').replace(/\.(test|spec)$/, '').replace(/^test_|_test$/, '').toLowerCase();
+}
+
+/** Stems of the test files the failing tests live in. */
+function testedStems(obs: TestObservation): Set<string> {
+  return new Set(obs.frames.filter((f) => TEST_PATH.test(f.file)).map((f) => stemOf(f.file)));
+}
 
 /** The test command the harness put in the instruction ("Run the tests with:" and an indented line). */
 export function testCommandOf(instruction: string): string | null {
@@ -98,7 +108,14 @@ export class EmbeddedAgent implements Model {
       // Files named in failing stack frames first, then the rest.
       sources.sort((a, b) => Number(framed.has(b)) - Number(framed.has(a)));
       for (const f of sources.slice(0, this.opts.maxFiles ?? 12)) this.queue.push({ kind: 'read', file: f, test: false });
-      for (const f of [...framed].filter((f) => TEST_PATH.test(f))) this.queue.push({ kind: 'read', file: f, test: true });
+      // The failing tests' own code: a window around each failing frame in a test file.
+      const seen = new Set<string>();
+      for (const fr of this.current?.frames ?? []) {
+        const key = `${fr.file}:${fr.line}`;
+        if (!TEST_PATH.test(fr.file) || seen.has(key) || seen.size >= 6) continue;
+        seen.add(key);
+        this.queue.push({ kind: 'read', file: fr.file, test: true, line: fr.line });
+      }
     } else if (p.kind === 'read') {
       const lines = [...out.matchAll(/^ *(\d+)\t(.*)$/gm)].map((m) => m[2]!);
       if (p.test) for (const w of words(lines.join('\n'))) this.testWords.add(w);
@@ -136,14 +153,14 @@ export class EmbeddedAgent implements Model {
     if (!p) return null;
     if (p.kind === 'test') return { tool: 'Bash', args: { command: this.command }, action: p };
     if (p.kind === 'glob') return { tool: 'Glob', args: { pattern: '**/*' }, action: p };
-    if (p.kind === 'read') return { tool: 'Read', args: { file_path: p.file, ...(p.test ? { limit: 400 } : {}) }, action: p };
+    if (p.kind === 'read') return { tool: 'Read', args: { file_path: p.file, ...(p.line ? { offset: Math.max(1, p.line - 2), limit: 20 } : {}) }, action: p };
     if (p.undo && p.repair) {
       const text = this.files.get(p.repair.file)!;
       const e = asEdit(text, p.repair);
       return { tool: 'Edit', args: { file_path: p.repair.file, old_string: e.new_string, new_string: e.old_string }, action: p };
     }
     if (this.current?.green && this.baseline && !this.baseline.green) return null;
-    if (this.attempts >= (this.opts.maxAttempts ?? 4)) return null;
+    if (this.attempts >= (this.opts.maxAttempts ?? 8)) return null;
     const choice = await this.choose();
     if (!choice) return null;
     this.attempts++;
@@ -162,14 +179,41 @@ export class EmbeddedAgent implements Model {
     }
     if (cands.length === 0) return null;
     const obs = this.current ?? { failures: [], frames: [], green: false };
+    const focused = this.focus(cands, obs);
     const ctx: FeatureContext = {
       frames: obs.frames, failures: obs.failures, testWords: this.testWords, instructionWords: this.instructionWords,
-      tried: this.triedLines, blind: obs.failures.length === 0,
+      tried: this.triedLines, blind: obs.failures.length === 0, testedStems: testedStems(obs),
     };
-    const feats = cands.map((c) => featurize(c.r, c.text, ctx));
+    const feats = focused.map((c) => featurize(c.r, c.text, ctx));
     const temperature = this.opts.temperature ?? 1;
     const { index, logprob } = this.policy.choose(feats, this.random, temperature, this.opts.greedy);
     this.decisions.push({ feats, chosen: index, temperature });
-    return { repair: cands[index]!.r, logprob };
+    return { repair: focused[index]!.r, logprob };
   }
+
+  /**
+   * Where to look, before anything is learned: repairs near a source line of
+   * a failing stack trace, or in a function the failing tests (or, when no
+   * test fails visibly, the instruction) name. All repairs when none is.
+   */
+  private focus(cands: { r: Repair; text: string }[], obs: TestObservation): { r: Repair; text: string }[] {
+    const frames = obs.frames.filter((f) => !TEST_PATH.test(f.file));
+    const named = obs.failures.length ? this.testWords : this.instructionWords;
+    const stems = testedStems(obs);
+    const tiers: ((c: { r: Repair; text: string }) => boolean)[] = [
+      ({ r }) => frames.some((f) => f.file === r.file && Math.abs(f.line - r.line) <= 3),
+      ({ r, text }) => {
+        const fn = enclosingNames(text)[r.line - 1];
+        return Boolean(fn && named.has(fn.toLowerCase()));
+      },
+      ({ r }) => stems.has(stemOf(r.file)),
+    ];
+    // The narrowest place that has candidates: stack frames, then named functions, then files named like the tests.
+    for (const tier of tiers) {
+      const out = cands.filter(tier);
+      if (out.length) return out;
+    }
+    return cands;
+  }
+
 }

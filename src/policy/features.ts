@@ -23,11 +23,13 @@ export interface FeatureContext {
   tried: Set<string>;
   /** No failing test is visible (hidden tests): only the instruction guides. */
   blind: boolean;
+  /** Stems of the failing tests' files ("lru" for tests/lru.test.js). */
+  testedStems: Set<string>;
 }
 
 const OPS = OPERATORS.map((o) => o.name);
 const NOPS = OPS.length;
-const DENSE = 12;
+const DENSE = 13;
 const OP_BASE = DENSE;
 const OP_FRAME = OP_BASE + NOPS;
 const OP_TESTFN = OP_FRAME + NOPS;
@@ -89,6 +91,7 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
     inFrame, near, fileInFrames, depthScore, fnInTests, fnInInstr,
     overlap(lineWords, ctx.testWords), overlap(lineWords, ctx.instructionWords),
     ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0, ctx.blind ? fnInInstr : 0, fnInMessage, ctx.blind ? 0 : fnInTests * near,
+    ctx.testedStems.has((r.file.split('/').pop() ?? '').replace(/\.[^.]*$/, '').toLowerCase()) ? 1 : 0,
   ];
   const idx: number[] = [];
   const val: number[] = [];

@@ -32,6 +32,12 @@ CREATE TABLE IF NOT EXISTS tasks (
   created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tasks_env ON tasks(env);
+CREATE TABLE IF NOT EXISTS train_metrics (
+  run TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  metrics_json TEXT NOT NULL,
+  PRIMARY KEY (run, step)
+);
 CREATE TABLE IF NOT EXISTS env_check_tests (
   check_id INTEGER NOT NULL REFERENCES env_checks(id) ON DELETE CASCADE,
   test_id TEXT NOT NULL,
@@ -130,6 +136,16 @@ export class Store {
 
   taskCount(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n;
+  }
+
+  /** One training step's metrics (a resumed step overwrites its earlier row). */
+  addTrainMetrics(run: string, step: number, metrics: unknown): void {
+    this.db.prepare('INSERT OR REPLACE INTO train_metrics (run, step, metrics_json) VALUES (?, ?, ?)').run(run, step, JSON.stringify(metrics));
+  }
+
+  trainMetrics(run: string): unknown[] {
+    const rows = this.db.prepare('SELECT metrics_json FROM train_metrics WHERE run = ? ORDER BY step').all(run) as { metrics_json: string }[];
+    return rows.map((r) => JSON.parse(r.metrics_json) as unknown);
   }
 
   close(): void {

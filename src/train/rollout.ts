@@ -15,6 +15,7 @@ import { acceptChanges } from '../verifier/changes.js';
 import { verify, type VerifierReport } from '../verifier/verify.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { TestRunCache } from './test-cache.js';
 
 export interface RolloutContext {
   built: BuiltEnv;
@@ -28,6 +29,8 @@ export interface RolloutContext {
   verdicts?: Map<string, VerifierReport>;
   /** Where to record the episode's trajectory (JSONL, see agent/trajectory.ts); none when absent. */
   recorderPath?: string;
+  /** Test runs of the agent remembered by workspace state (see test-cache.ts). */
+  testRuns?: TestRunCache;
 }
 
 export interface RolloutResult {
@@ -68,7 +71,8 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
       const res = await runAgent({
         model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
         ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
-        limits: { maxSteps: 60, maxObservationChars: 400_000, commandTimeoutMs: task.env.spec.timeoutSec * 1000, wallTimeMs: 10 * 60_000 },
+        ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
+        limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: task.env.spec.timeoutSec * 1000, wallTimeMs: 10 * 60_000 },
       });
       stopReason = res.stopReason;
       steps = res.steps;

@@ -1,0 +1,140 @@
+// `frognano train`: online RL of the embedded policy on tasks synthesized at
+// the frontier of learnability, with a live progress line, per-step metrics
+// (JSONL beside the run and rows in the store) and resume after a crash.
+import { join } from 'node:path';
+import { allEnvironments } from '../env/registry.js';
+import { selectRuntime } from '../runtime/select.js';
+import type { RuntimeName } from '../runtime/types.js';
+import { Store } from '../store/store.js';
+import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
+import { loadState } from '../train/state.js';
+import { train, type TrainEvent } from '../train/trainer.js';
+import { UserError } from '../util/errors.js';
+import { dataDir } from '../util/paths.js';
+import { Progress } from '../util/progress.js';
+import type { CliContext } from './context.js';
+
+const D = TRAIN_DEFAULTS;
+export const TRAIN_HELP = `Usage: frognano train [options]
+
+Train the embedded policy with RL on tasks TaskPilot synthesizes online at
+the frontier of learnability (pass rate between 0 and 1, aimed at --target).
+Held-out environments are never trained on; their solve rate is measured
+before, during and after training. Killed and rerun with the same --run, it
+resumes after the last finished step.
+
+  --run NAME           run name; state under <data-dir>/runs/NAME (default "default")
+  --fresh              discard that run's state and start over
+  --curriculum C       frontier (default), uniform (random valid tasks), static (filtered once)
+  --envs LIST          training environments (default ${D.envs.join(',')})
+  --held-out LIST      held-out environments (default ${D.heldOut.join(',')})
+  --steps N            training steps at most (default ${D.steps})
+  --budget N           rollouts at most, probes included (default ${D.budget})
+  --batch B --group G  tasks per step and rollouts per task (default ${D.batch} x ${D.group})
+  --advantage A        rloo (default), grpo, dr-grpo
+  --lr X               learning rate (default ${D.lr})
+  --workers W          rollouts in parallel (default ${D.workers})
+  --seed S             seed (default ${D.seed})
+  --target P           target pass rate (default ${D.target})
+  --time-limit MIN     stop after the step that passes MIN minutes (default ${D.timeLimitMin}; 0 = none)`;
+
+function num(v: unknown, name: string, fallback: number, int = true): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || (int && !Number.isInteger(n))) throw new UserError(`--${name} must be a ${int ? 'whole ' : ''}number, got "${String(v)}"`);
+  return n;
+}
+
+function list(v: unknown, fallback: string[]): string[] {
+  return v === undefined ? fallback : String(v).split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function trainConfig(f: CliContext['flags']): TrainConfig {
+  const curriculum = (f.curriculum ?? D.curriculum) as CurriculumName;
+  if (!CURRICULA.includes(curriculum)) throw new UserError(`unknown curriculum "${curriculum}"`, `use one of ${CURRICULA.join(', ')}`);
+  const advantage = (f.advantage ?? D.advantage) as TrainConfig['advantage'];
+  if (!['grpo', 'dr-grpo', 'rloo'].includes(advantage)) throw new UserError(`unknown advantage "${advantage}"`, 'use rloo, grpo or dr-grpo');
+  const cfg: TrainConfig = {
+    ...D, curriculum, advantage,
+    envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut),
+    steps: num(f.steps, 'steps', D.steps), budget: num(f.budget, 'budget', D.budget),
+    batch: num(f.batch, 'batch', D.batch), group: num(f.group, 'group', D.group),
+    lr: num(f.lr, 'lr', D.lr, false), workers: num(f.workers, 'workers', D.workers), seed: num(f.seed, 'seed', D.seed),
+    target: num(f.target, 'target', D.target, false), timeLimitMin: num(f['time-limit'], 'time-limit', D.timeLimitMin, false),
+  };
+  if (cfg.group < 2) throw new UserError('--group must be at least 2: advantages compare rollouts of one task');
+  const overlap = cfg.envs.filter((e) => cfg.heldOut.includes(e));
+  if (overlap.length) throw new UserError(`${overlap.join(', ')} cannot be both trained on and held out`);
+  return cfg;
+}
+
+function describe(e: TrainEvent, cfg: TrainConfig, last: { reward: string; held: string; rollouts: number }): string {
+  if (e.kind === 'phase') {
+    const count = e.total ? ` ${e.done}/${e.total}` : '';
+    return `step ${e.step}/${cfg.steps} | rollouts ${last.rollouts}/${cfg.budget} | reward ${last.reward} | held-out ${last.held} | ${e.phase}${count}`;
+  }
+  return '';
+}
+
+export async function trainCommand(ctx: CliContext): Promise<number> {
+  const f = ctx.flags;
+  const cfg = trainConfig(f);
+  const dir = dataDir(f['data-dir'] as string | undefined);
+  const store = new Store(dir);
+  try {
+    const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
+    for (const name of [...cfg.envs, ...cfg.heldOut]) {
+      if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`, `known: ${[...envs.keys()].join(', ')}`);
+    }
+    const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
+    const runName = String(f.run ?? 'default');
+    const runDir = join(dir, 'runs', runName);
+    if (f.fresh) (await import('node:fs')).rmSync(runDir, { recursive: true, force: true });
+    const prior = loadState(runDir);
+    if (prior && JSON.stringify({ ...prior.config, timeLimitMin: 0 }) !== JSON.stringify({ ...cfg, timeLimitMin: 0 })) {
+      throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
+    }
+    const progress = new Progress(Boolean(f.json));
+    const last = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };
+    const t0 = Date.now();
+    const state = await train(cfg, {
+      envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
+      onEvent: (e) => {
+        if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
+        if (e.kind === 'eval') {
+          last.held = `${(100 * e.solveRate).toFixed(0)}%`;
+          progress.done();
+          ctx.err(`held-out solve rate at step ${e.step} (${e.rollouts} rollouts): ${(100 * e.solveRate).toFixed(1)}%`);
+        }
+        if (e.kind === 'step') {
+          const m = e.metrics;
+          last.reward = m.meanReward.toFixed(2);
+          last.rollouts = m.rollouts;
+          progress.done();
+          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}, non-degenerate groups ${m.nonDegenerate}/${m.groups}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+        }
+        if (e.kind === 'phase') progress.update(describe(e, cfg, last));
+      },
+    });
+    progress.done();
+    const first = state.heldOut[0];
+    const final = state.heldOut.at(-1);
+    const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
+    const summary = {
+      run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed,
+      heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null, nonDegenerateShare: share,
+      minutes: state.elapsedMs / 60000, checkpoint: join(runDir, 'policy.json'), metrics: join(runDir, 'metrics.jsonl'),
+    };
+    if (f.json) ctx.out(JSON.stringify(summary, null, 2));
+    else {
+      const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
+      ctx.out(`trained ${state.step} steps, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`);
+      ctx.out(`held-out solve rate: ${pct(summary.heldOutBefore)} untrained -> ${pct(summary.heldOutAfter)} trained (${cfg.heldOut.join(', ')})`);
+      ctx.out(`non-degenerate groups: ${pct(share)}`);
+      ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}

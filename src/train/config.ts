@@ -1,0 +1,64 @@
+// Training run settings, with the defaults `frognano train` uses: sized so the
+// default run (embedded policy, starter environments, 2 CPU cores) finishes
+// in about a quarter of an hour.
+import type { AdvantageMethod } from './advantages.js';
+
+export type CurriculumName = 'frontier' | 'uniform' | 'static';
+export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];
+
+export interface TrainConfig {
+  curriculum: CurriculumName;
+  /** Environments trained on. */
+  envs: string[];
+  /** Environments never trained on: the held-out solve rate is measured on their tasks. */
+  heldOut: string[];
+  seed: number;
+  /** Training steps at most. */
+  steps: number;
+  /** Rollouts at most, counting admission probes and static filtering (evaluation excluded). */
+  budget: number;
+  /** Tasks per step (B) and rollouts per task (G). */
+  batch: number;
+  group: number;
+  advantage: AdvantageMethod;
+  lr: number;
+  workers: number;
+  /** Admission probe size (early stop on mixed results). */
+  probe: number;
+  target: number;
+  /** Active tasks the frontier curriculum keeps in its pool. */
+  poolTarget: number;
+  /** Held-out tasks per held-out environment, and rollouts per held-out task. */
+  evalTasks: number;
+  evalRollouts: number;
+  evalEvery: number;
+  /** Tasks synthesized up front for the uniform and static curricula, per training environment. */
+  initialTasks: number;
+  /** Stop after the step that passes this many minutes (0: no limit). */
+  timeLimitMin: number;
+}
+
+export const DEFAULT_TRAIN_ENVS = ['durations', 'lru-cache', 'semver-ranges', 'json-patch', 'expr-eval', 'interval-tree', 'decimal-money', 'csv-reader'];
+export const DEFAULT_HELD_OUT = ['md-tokens', 'graph-toposort'];
+
+export const TRAIN_DEFAULTS: TrainConfig = {
+  curriculum: 'frontier',
+  envs: DEFAULT_TRAIN_ENVS,
+  heldOut: DEFAULT_HELD_OUT,
+  seed: 1,
+  steps: 14,
+  budget: 400,
+  batch: 4,
+  group: 4,
+  advantage: 'rloo',
+  lr: 0.15,
+  workers: 2,
+  probe: 4,
+  target: 0.5,
+  poolTarget: 8,
+  evalTasks: 8,
+  evalRollouts: 1,
+  evalEvery: 5,
+  initialTasks: 3,
+  timeLimitMin: 13,
+};

@@ -1,0 +1,54 @@
+// A training run's state on disk: one JSON file holding everything a resumed
+// run needs (policy weights and optimizer, pool, controller, which tasks are
+// used, held-out results), written to a temporary file and renamed after each
+// finished step, so a kill at any moment loses at most the step in flight.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PoolJSON } from '../curriculum/pool.js';
+import type { PolicyCheckpoint } from '../policy/linear.js';
+import type { TrainConfig } from './config.js';
+
+export const STATE_SCHEMA = 'frognano.train-state/v1';
+
+export interface HeldOutPoint {
+  step: number;
+  rollouts: number;
+  solveRate: number;
+}
+
+export interface RunState {
+  schema: typeof STATE_SCHEMA;
+  config: TrainConfig;
+  /** Steps finished. */
+  step: number;
+  rolloutsUsed: number;
+  elapsedMs: number;
+  policy: PolicyCheckpoint;
+  pool: PoolJSON;
+  controller: unknown;
+  used: string[];
+  evalIds: string[];
+  /** The uniform and static curricula's fixed task lists. */
+  fixedIds: string[] | null;
+  heldOut: HeldOutPoint[];
+  groups: { total: number; degenerate: number };
+}
+
+export function statePath(runDir: string): string {
+  return join(runDir, 'state.json');
+}
+
+export function saveState(runDir: string, state: RunState): void {
+  mkdirSync(runDir, { recursive: true });
+  const path = statePath(runDir);
+  writeFileSync(`${path}.tmp`, JSON.stringify(state));
+  renameSync(`${path}.tmp`, path);
+}
+
+export function loadState(runDir: string): RunState | null {
+  const path = statePath(runDir);
+  if (!existsSync(path)) return null;
+  const state = JSON.parse(readFileSync(path, 'utf8')) as RunState;
+  if (state.schema !== STATE_SCHEMA) throw new Error(`${path} is not a FrogNano training state (schema ${state.schema})`);
+  return state;
+}

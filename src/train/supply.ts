@@ -1,0 +1,87 @@
+// The task supply: validated tasks for an environment at a knob setting,
+// taken from a bank directory when it already holds unused ones and
+// synthesized with TaskPilot otherwise. The bank is plain task directories,
+// so a crash loses no validated task, and several runs (a benchmark's seeds
+// and curricula) can share one bank: what one synthesized, others reuse.
+import { existsSync } from 'node:fs';
+import type { BuiltEnv } from '../env/build.js';
+import type { LoadedEnv } from '../env/load.js';
+import type { Runtime } from '../runtime/types.js';
+import { readTasks } from '../task/io.js';
+import type { Task } from '../task/task.js';
+import { synthesize } from '../taskpilot/synth.js';
+import type { EnvValidator } from '../taskpilot/validate.js';
+import { deriveSeed } from '../util/rng.js';
+import { knobKey, type Knobs } from '../curriculum/knobs.js';
+
+export interface SupplyOptions {
+  bankDir: string;
+  dataDir: string;
+  runtime: Runtime;
+  seed: number;
+  /** Candidates synthesized per call (default 6). */
+  candidates?: number;
+}
+
+export interface SynthYield {
+  candidates: number;
+  valid: number;
+  ms: number;
+}
+
+/** The knob setting a task was made at (its first operator family stands for the family knob). */
+export function taskKnobs(t: Task): Knobs {
+  const family = (t.knobs.families[0] ?? 'operations') as Knobs['family'];
+  return { bugs: Math.min(4, t.knobs.bugs), hint: t.knobs.hint, visibility: t.knobs.visibility, family };
+}
+
+export class TaskSupply {
+  private readonly bank = new Map<string, Task>();
+  private readonly validators = new Map<string, EnvValidator>();
+  private rounds = 0;
+  readonly yield: SynthYield = { candidates: 0, valid: 0, ms: 0 };
+
+  constructor(private readonly envs: Map<string, LoadedEnv>, private readonly opts: SupplyOptions) {
+    if (existsSync(opts.bankDir)) for (const t of readTasks(opts.bankDir)) this.bank.set(t.id, t);
+  }
+
+  get size(): number {
+    return this.bank.size;
+  }
+
+  task(id: string): Task | undefined {
+    return this.bank.get(id);
+  }
+
+  /** Unused bank tasks of an environment at these knobs. */
+  private unused(env: string, key: string, used: Set<string>): Task[] {
+    return [...this.bank.values()].filter((t) => t.env.name === env && knobKey(taskKnobs(t)) === key && !used.has(t.id)).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Up to `want` tasks not in `used`, synthesizing once when the bank is short. */
+  async take(env: string, knobs: Knobs, want: number, used: Set<string>, built?: BuiltEnv): Promise<Task[]> {
+    const key = knobKey(knobs);
+    let have = this.unused(env, key, used);
+    if (have.length < want) {
+      const loaded = this.envs.get(env);
+      if (!loaded) throw new Error(`unknown environment ${env}`);
+      const t0 = performance.now();
+      const n = Math.max(want * 2, this.opts.candidates ?? 6);
+      const stats = await synthesize({
+        envs: [loaded], n, workers: 1, seed: deriveSeed(this.opts.seed, env, key, this.rounds++),
+        strategies: knobs.bugs > 1 ? ['procedural', 'combine'] : ['procedural'],
+        operators: [knobs.family], hint: knobs.hint, visibility: knobs.visibility,
+        outDir: this.opts.bankDir, dataDir: this.opts.dataDir, runtime: this.opts.runtime,
+        validators: this.validators, referenceRuns: 2, candidateRuns: 2,
+        knownBugKeys: () => [],
+      });
+      void built;
+      this.yield.candidates += Object.values(stats.byStrategy).reduce((a, c) => a + (c.candidates ?? 0), 0);
+      this.yield.valid += stats.tasks.length;
+      this.yield.ms += performance.now() - t0;
+      for (const t of stats.tasks) this.bank.set(t.id, t);
+      have = this.unused(env, key, used);
+    }
+    return have.slice(0, want);
+  }
+}
