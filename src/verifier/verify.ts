@@ -64,8 +64,9 @@ async function gradeOnce(task: Task, patch: string, opts: VerifyOptions) {
         return { applied: false, reason: `the patch does not apply: ${(err as Error).message.split('\n')[0]}` };
       }
     }
-    const canary = makeCanary(task.env.spec);
+    const canary = makeCanary(task.env.spec, undefined, [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS]);
     if (canary) ws.writeFile(canary.path, canary.content);
+    if (canary?.twins) ws.writeFile(canary.twins.path, canary.twins.content);
     const run = await runTests(task.env.spec, ws, { timeoutSec: verifyTimeoutSec(task) });
     const tamper: string[] = [];
     if (run.outcome === 'completed') {
@@ -92,6 +93,15 @@ export async function verify(task: Task, agentDiff: string, opts: VerifyOptions)
     last = await gradeOnce(task, accepted.patch, opts);
     if (!last.applied || last.run?.outcome !== 'infra-error') break;
   }
+  // A run with no usable report counts as infrastructure only when the same
+  // run without the agent's patch also has none: otherwise the patch broke it
+  // (exited, crashed or flooded the runner before it reported), which scores
+  // 0 like any other failure, or an agent could turn its 0s into unscored runs.
+  let blamed = false;
+  if (last?.applied && last.run?.outcome === 'infra-error' && accepted.patch) {
+    const control = await gradeOnce(task, '', opts);
+    blamed = control.applied && control.run?.outcome === 'completed';
+  }
   const durationMs = Math.round(performance.now() - started);
   if (!last?.applied || !last.run) {
     return { ...base, resolved: false, reward: 0, resolution: 'NO', infraFailure: false, reason: last?.reason, patch: { ...patchInfo, applied: false }, tamper: [], durationMs };
@@ -99,13 +109,16 @@ export async function verify(task: Task, agentDiff: string, opts: VerifyOptions)
   const g = grade(last.run, task.FAIL_TO_PASS, task.PASS_TO_PASS);
   const tamper = last.tamper ?? [];
   const resolved = g.resolved && tamper.length === 0;
-  const reason = tamper.length ? `tampering: ${tamper.join('; ')}` : g.reason;
+  const infraFailure = g.infraFailure && !blamed;
+  const reason = tamper.length
+    ? `tampering: ${tamper.join('; ')}`
+    : blamed ? `the patched run gave no usable result (${g.reason}) while the run without the patch did` : g.reason;
   return {
     taskId: task.id,
     resolved,
-    reward: g.infraFailure ? null : resolved ? 1 : 0,
+    reward: infraFailure ? null : resolved ? 1 : 0,
     resolution: tamper.length ? 'NO' : g.resolution,
-    infraFailure: g.infraFailure,
+    infraFailure,
     ...(reason ? { reason } : {}),
     FAIL_TO_PASS: g.FAIL_TO_PASS,
     PASS_TO_PASS: g.PASS_TO_PASS,
