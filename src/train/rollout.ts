@@ -49,6 +49,16 @@ function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
+/**
+ * Time for one of the agent's commands: a repair that loops forever should
+ * cost seconds, not the spec's full minute. Scaled to validation's runs.
+ */
+export function agentCommandTimeoutMs(task: Task): number {
+  const ms = task.stats.validation?.candidateMs;
+  const spec = task.env.spec.timeoutSec * 1000;
+  return ms ? Math.min(spec, Math.max(10_000, 4 * ms)) : spec;
+}
+
 /** The test command as the agent runs it: the report goes to the sandbox's /tmp, not the verifier's channel. */
 export function agentTestCommand(task: Task, ws: Workspace): string {
   return testArgv(task.env.spec, ws).map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/report`, '/tmp/frognano-report')).map(shellQuote).join(' ');
@@ -72,7 +82,7 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
         model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
         ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
         ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
-        limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: task.env.spec.timeoutSec * 1000, wallTimeMs: 10 * 60_000 },
+        limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
       });
       stopReason = res.stopReason;
       steps = res.steps;

@@ -11,6 +11,9 @@ import type { Task } from '../../src/task/task.js';
 import { reversePatch, revalidate } from '../../src/taskpilot/revalidate.js';
 import { synthesize, type SynthStats } from '../../src/taskpilot/synth.js';
 import { makeJsEnv, nodeTests } from '../helpers/env.js';
+import { referenceFiles, oracleModel } from '../../src/eval/oracle.js';
+import { ScriptedModel } from '../../src/model/scripted.js';
+import { rollout } from '../../src/train/rollout.js';
 import { tempDir } from '../helpers/workspace.js';
 
 const runtime = selectRuntime({ warn: () => {} });
@@ -103,6 +106,17 @@ describe('synth end to end on a small environment', () => {
     } finally {
       ws.dispose();
     }
+  });
+
+  it('a full scripted episode fixes a synthesized task and earns reward 1; doing nothing earns 0', async () => {
+    const t = tasks.find((x) => x.knobs.visibility === 'hidden' && x.provenance.strategy === 'combine') ?? tasks[0]!;
+    const built = await buildEnvironment(env, { dataDir, runtime });
+    const ctx = { built, runtime, dataDir };
+    const fixed = await rollout(t, oracleModel(await referenceFiles(t, built.snapshot)), ctx);
+    assert.equal(fixed.reward, 1, JSON.stringify(fixed));
+    assert.equal(fixed.stopReason, 'submitted');
+    const idle = await rollout(t, new ScriptedModel([{ content: 'scripted: submitting nothing' }], { name: 'noop' }), ctx);
+    assert.equal(idle.reward, 0);
   });
 
   it('re-validates a task from its directory: the reference fix passes', async () => {

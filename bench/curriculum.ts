@@ -1,0 +1,104 @@
+// Benchmark: the three curricula (frontier, uniform, static) on the same
+// rollout budget, several seeds each. Prints a table (final held-out solve
+// rate, rollouts the curriculum needed to reach the uniform curriculum's final
+// held-out solve rate, share of non-degenerate groups) and writes a plot of
+// held-out solve rate against rollouts (SVG) and the raw results (JSON).
+//
+// Runs share one task bank and the verifier/test-run caches (deterministic
+// results, see src/train/rollout.ts), so later runs pay less synthesis and
+// fewer sandboxed test runs; every run still spends its own rollout budget.
+//
+//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 240] [--envs a,b] [--held-out c,d] [--out bench/out]
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { starterEnvs } from '../src/env/load.js';
+import { selectRuntime } from '../src/runtime/select.js';
+import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../src/train/config.js';
+import { TestRunCache } from '../src/train/test-cache.js';
+import { train } from '../src/train/trainer.js';
+import type { HeldOutPoint } from '../src/train/state.js';
+import { linePlot, type Series } from '../src/util/svg-plot.js';
+import { table } from '../src/util/table.js';
+import type { VerifierReport } from '../src/verifier/verify.js';
+
+const { values } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '3' },
+    budget: { type: 'string', default: '240' },
+    envs: { type: 'string', default: 'durations,lru-cache,semver-ranges,json-patch' },
+    'held-out': { type: 'string', default: 'md-tokens,url-router' },
+    out: { type: 'string', default: 'bench/out' },
+    data: { type: 'string', default: '.frognano/bench-curriculum' },
+    curricula: { type: 'string', default: CURRICULA.join(',') },
+  },
+});
+const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => i + 1);
+const curricula = values.curricula!.split(',') as CurriculumName[];
+const base: TrainConfig = {
+  ...TRAIN_DEFAULTS,
+  envs: values.envs!.split(','), heldOut: values['held-out']!.split(','),
+  budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 3, evalTasks: 8, initialTasks: 4,
+};
+
+const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
+const runtime = selectRuntime({ warn: (m) => console.error(m) });
+const dataDir = values.data!;
+const verdicts = new Map<string, VerifierReport>();
+const testRuns = new TestRunCache();
+mkdirSync(values.out!, { recursive: true });
+
+interface RunResult { curriculum: CurriculumName; seed: number; heldOut: HeldOutPoint[]; nonDegenerate: number; rollouts: number; minutes: number }
+const results: RunResult[] = [];
+for (const seed of seeds) {
+  for (const curriculum of curricula) {
+    const runDir = join(dataDir, 'runs', `${curriculum}-${seed}`);
+    rmSync(runDir, { recursive: true, force: true });
+    const t0 = Date.now();
+    const state = await train({ ...base, curriculum, seed }, {
+      envs, runtime, dataDir, runDir, bankDir: join(dataDir, 'bank'), runName: `bench-${curriculum}-${seed}`, verdicts, testRuns,
+      onEvent: (e) => {
+        if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${(100 * e.solveRate).toFixed(1)}% at ${e.rollouts} rollouts`);
+        if (e.kind === 'step') console.error(`${curriculum} seed ${seed}: step ${e.metrics.step}, ${e.metrics.rollouts} rollouts, reward ${e.metrics.meanReward.toFixed(2)}, non-degenerate ${e.metrics.nonDegenerate}/${e.metrics.groups}`);
+      },
+    });
+    const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
+    results.push({ curriculum, seed, heldOut: state.heldOut, nonDegenerate: share, rollouts: state.rolloutsUsed, minutes: (Date.now() - t0) / 60000 });
+    writeFileSync(join(values.out!, 'curriculum.json'), JSON.stringify(results, null, 2));
+  }
+}
+
+const final = (r: RunResult) => r.heldOut.at(-1)?.solveRate ?? 0;
+const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const sd = (xs: number[]) => Math.sqrt(meanOf(xs.map((x) => (x - meanOf(xs)) ** 2)));
+/** Rollouts until the held-out rate first reaches `goal` (null: never). */
+const reach = (r: RunResult, goal: number) => r.heldOut.find((p) => p.solveRate >= goal)?.rollouts ?? null;
+
+const rows = curricula.map((c) => {
+  const runs = results.filter((r) => r.curriculum === c);
+  const finals = runs.map(final);
+  const needed = runs.map((r) => {
+    const uniform = results.find((u) => u.curriculum === 'uniform' && u.seed === r.seed);
+    return uniform ? reach(r, final(uniform)) : null;
+  });
+  const reached = needed.filter((n): n is number => n !== null);
+  return [
+    c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, finals.map((f) => `${(100 * f).toFixed(0)}%`).join(' '),
+    reached.length ? `${Math.round(meanOf(reached))} (${reached.length}/${runs.length} seeds)` : 'never',
+    `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}%`, `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
+  ];
+});
+console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'non-degenerate groups', 'wall per run'], rows));
+
+const series: Series[] = [];
+for (const c of curricula) {
+  const runs = results.filter((r) => r.curriculum === c);
+  for (const r of runs) series.push({ name: `${c} seed ${r.seed}`, group: c, faint: true, points: r.heldOut.map((p) => [p.rollouts, p.solveRate]) });
+  // Mean over seeds at each evaluation index (runs evaluate on the same schedule).
+  const n = Math.min(...runs.map((r) => r.heldOut.length));
+  const points: [number, number][] = Array.from({ length: n }, (_, i) => [meanOf(runs.map((r) => r.heldOut[i]!.rollouts)), meanOf(runs.map((r) => r.heldOut[i]!.solveRate))]);
+  series.push({ name: `${c} (mean of ${runs.length})`, group: c, bold: true, points });
+}
+const svg = linePlot({ title: 'Held-out solve rate against rollouts', xLabel: 'rollouts (probes included)', yLabel: 'held-out solve rate', series, yDomain: [0, 1] });
+writeFileSync(join(values.out!, 'curriculum.svg'), svg);
+console.log(`wrote ${join(values.out!, 'curriculum.svg')} and ${join(values.out!, 'curriculum.json')}`);
