@@ -22,8 +22,13 @@ export interface Repair {
   after: string;
 }
 
-/** Operator families that are their own inverse often enough to serve as repairs. */
-const REPAIR_FAMILIES = new Set(['operations', 'control']);
+/**
+ * Operators that can undo a bug of their own kind (an operator changed back, a
+ * comparison flipped back, operands or arguments or statements swapped back, a
+ * constant moved back). Operators that only delete code are left out: no bug
+ * is undone by deleting more.
+ */
+const REPAIR_OPERATORS = new Set(['op_change', 'op_flip', 'op_swap', 'op_change_const', 'aug_assign_swap', 'ternary_swap', 'arg_swap', 'ctrl_invert_if', 'ctrl_shuffle']);
 /** rng values that pick different alternatives at one site (operators pick with floor(r * n)). */
 const DRAWS = [0.02, 0.18, 0.34, 0.5, 0.66, 0.82, 0.98];
 const MAX_PER_FILE = 600;
@@ -47,7 +52,7 @@ export async function repairsIn(file: string, text: string): Promise<Repair[]> {
   const seen = new Set<string>();
   try {
     for (const op of OPERATORS) {
-      if (!op.languages.includes(lang) || !REPAIR_FAMILIES.has(op.family)) continue;
+      if (!op.languages.includes(lang) || !REPAIR_OPERATORS.has(op.name)) continue;
       for (const site of op.sites(tree.rootNode)) {
         for (const r of DRAWS) {
           let edit;
@@ -82,17 +87,20 @@ export function applyRepair(text: string, r: Repair): string {
 
 /**
  * The repair as an exact-match Edit: whole lines around the change, widened
- * until the old text occurs once in the file.
+ * until the old text occurs once in the file and the new text once in the
+ * repaired file (so that the same edit reversed undoes it).
  */
 export function asEdit(text: string, r: Repair): { old_string: string; new_string: string } {
+  const after = applyRepair(text, r);
+  const once = (hay: string, needle: string) => hay.indexOf(needle) === hay.lastIndexOf(needle);
   let s = text.lastIndexOf('\n', r.start - 1) + 1;
   let e = text.indexOf('\n', r.end);
   if (e === -1) e = text.length;
   for (;;) {
     const old = text.slice(s, e);
-    const unique = text.indexOf(old) === text.lastIndexOf(old);
-    if ((unique && old.trim()) || (s === 0 && e === text.length)) {
-      return { old_string: old, new_string: text.slice(s, r.start) + r.text + text.slice(r.end, e) };
+    const next = text.slice(s, r.start) + r.text + text.slice(r.end, e);
+    if ((once(text, old) && once(after, next) && old.trim()) || (s === 0 && e === text.length)) {
+      return { old_string: old, new_string: next };
     }
     if (s > 0) s = text.lastIndexOf('\n', s - 2) + 1;
     if (e < text.length) e = text.indexOf('\n', e + 1) === -1 ? text.length : text.indexOf('\n', e + 1);

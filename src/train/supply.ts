@@ -10,7 +10,7 @@ import type { Runtime } from '../runtime/types.js';
 import { readTasks } from '../task/io.js';
 import type { Task } from '../task/task.js';
 import { synthesize } from '../taskpilot/synth.js';
-import type { EnvValidator } from '../taskpilot/validate.js';
+import { patchKey, type EnvValidator } from '../taskpilot/validate.js';
 import { deriveSeed } from '../util/rng.js';
 import { knobKey, type Knobs } from '../curriculum/knobs.js';
 
@@ -73,7 +73,10 @@ export class TaskSupply {
         operators: [knobs.family], hint: knobs.hint, visibility: knobs.visibility,
         outDir: this.opts.bankDir, dataDir: this.opts.dataDir, runtime: this.opts.runtime,
         validators: this.validators, referenceRuns: 2, candidateRuns: 2,
-        knownBugKeys: () => [],
+        // Bugs the bank already holds (read back after a crash, or made by
+        // another run sharing it) are duplicates: re-validating one would
+        // rewrite its task directory under the same id at other knobs.
+        knownBugKeys: (name) => [...this.bank.values()].filter((t) => t.env.name === name).map((t) => patchKey(t.bugPatch)),
       });
       void built;
       this.yield.candidates += Object.values(stats.byStrategy).reduce((a, c) => a + (c.candidates ?? 0), 0);

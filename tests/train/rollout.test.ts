@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { ModelTurn } from '../../src/model/types.js';
+import { EmbeddedAgent } from '../../src/policy/agent.js';
+import { LinearPolicy } from '../../src/policy/linear.js';
+import { rollout, type RolloutContext } from '../../src/train/rollout.js';
+import { TestRunCache } from '../../src/train/test-cache.js';
+import type { VerifierReport } from '../../src/verifier/verify.js';
+import { keepingTurns, policyFavouring } from '../helpers/policy.js';
+import { toyTask, type ToyTask } from '../helpers/task.js';
+
+interface Call {
+  tool: string;
+  args: Record<string, unknown>;
+  logprob?: number;
+}
+
+function calls(turns: ModelTurn[]): Call[] {
+  return turns.flatMap((t) => (t.message.tool_calls ?? []).map((c) => ({
+    tool: c.function.name,
+    args: JSON.parse(c.function.arguments) as Record<string, unknown>,
+    ...(t.logprob !== undefined ? { logprob: t.logprob } : {}),
+  })));
+}
+
+function ctxOf(t: ToyTask, extra: Partial<RolloutContext> = {}): RolloutContext {
+  return { built: t.built, runtime: t.runtime, dataDir: t.dataDir, ...extra };
+}
+
+/** What every episode does: runs the tests, lists and reads the source, edits, and logs each choice exactly. */
+function checkEpisode(t: ToyTask, policy: LinearPolicy, model: ReturnType<typeof keepingTurns>, res: Awaited<ReturnType<typeof rollout>>) {
+  const cs = calls(model.turns);
+  assert.equal(cs[0]!.tool, 'Bash', 'the tests run first');
+  assert.match(String(cs[0]!.args.command), t.task.env.spec.language === 'python' ? /pytest/ : /--test-reporter=tap/);
+  assert.ok(cs.some((c) => c.tool === 'Glob'));
+  assert.ok(cs.some((c) => c.tool === 'Read' && c.args.file_path === t.file), 'reads the source');
+  const edits = cs.filter((c) => c.tool === 'Edit');
+  assert.ok(edits.length >= 1 && edits.every((e) => e.args.file_path === t.file));
+  assert.ok(cs.filter((c) => c.tool === 'Bash').length >= 2, 'the tests run again after an edit');
+  // One decision per chosen repair, each the logprob of one Edit turn, exactly.
+  assert.ok(res.decisions.length >= 1);
+  assert.equal(res.decisions, model.decisions);
+  const logged = cs.filter((c) => c.logprob !== undefined);
+  assert.equal(logged.length, res.decisions.length);
+  logged.forEach((c, k) => {
+    assert.equal(c.tool, 'Edit');
+    assert.ok(Number.isFinite(c.logprob) && c.logprob! <= 0);
+    assert.ok(Math.abs(c.logprob! - policy.logprob(res.decisions[k]!)) < 1e-12, `turn ${k}: ${c.logprob} vs ${policy.logprob(res.decisions[k]!)}`);
+  });
+  assert.equal(res.taskId, t.task.id);
+  assert.ok(res.steps >= cs.length);
+}
+
+describe('rollout of the embedded policy (JavaScript)', () => {
+  let t: ToyTask;
+  before(async () => {
+    t = await toyTask('javascript');
+  });
+
+  it('untrained: runs, reads, edits, and its choices are uniform with exact logprobs', async () => {
+    const policy = new LinearPolicy();
+    const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
+    const res = await rollout(t.task, model, ctxOf(t));
+    assert.notEqual(res.stopReason, 'infra-error', res.reason);
+    assert.ok(res.reward === 0 || res.reward === 1);
+    checkEpisode(t, policy, model, res);
+    for (const d of res.decisions) {
+      const n = d.feats.length;
+      assert.ok(n >= 2, 'a real choice');
+      for (const p of policy.probabilities(d.feats)) assert.ok(Math.abs(p - 1 / n) < 1e-12);
+      assert.ok(Math.abs(policy.logprob(d) + Math.log(n)) < 1e-12);
+    }
+    // Undone repairs are not offered again: each choice has fewer candidates.
+    for (let k = 1; k < res.decisions.length; k++) assert.ok(res.decisions[k]!.feats.length < res.decisions[k - 1]!.feats.length);
+  });
+
+  it('with weights favouring the right repair: one edit, the right one, reward 1', async () => {
+    const policy = await policyFavouring(t.file, t.broken, t.right);
+    const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
+    const res = await rollout(t.task, model, ctxOf(t));
+    assert.equal(res.reward, 1, res.reason);
+    assert.equal(res.stopReason, 'submitted');
+    checkEpisode(t, policy, model, res);
+    assert.equal(res.decisions.length, 1);
+    assert.ok(policy.logprob(res.decisions[0]!) > Math.log(0.99));
+    const edit = calls(model.turns).find((c) => c.tool === 'Edit')!;
+    assert.match(String(edit.args.old_string), /a - b/);
+    assert.match(String(edit.args.new_string), /a \+ b/);
+  });
+
+  it('the test-run and verdict caches hit on a second rollout of the task and change nothing', async () => {
+    const policy = await policyFavouring(t.file, t.broken, t.right);
+    const testRuns = new TestRunCache();
+    const verdicts = new Map<string, VerifierReport>();
+    const first = await rollout(t.task, new EmbeddedAgent(policy, { seed: 5 }), ctxOf(t, { testRuns, verdicts }));
+    assert.equal(first.reward, 1, first.reason);
+    assert.equal(first.cached, false);
+    assert.equal(testRuns.hits, 0);
+    assert.equal(testRuns.misses, 2, 'the failing run and the run after the repair');
+    assert.equal(verdicts.size, 1);
+
+    const second = await rollout(t.task, new EmbeddedAgent(policy, { seed: 6 }), ctxOf(t, { testRuns, verdicts }));
+    assert.equal(second.reward, first.reward);
+    assert.equal(second.cached, true, 'the verifier is not run again for the same patch');
+    assert.equal(testRuns.hits, 2);
+    assert.equal(testRuns.misses, 2);
+    assert.equal(second.decisions.length, first.decisions.length);
+  });
+});
+
+describe('rollout of the embedded policy (Python)', () => {
+  it('with weights favouring the right repair: pytest output read, one edit, reward 1', async () => {
+    const t = await toyTask('python');
+    const policy = await policyFavouring(t.file, t.broken, t.right);
+    const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
+    const res = await rollout(t.task, model, ctxOf(t));
+    assert.equal(res.reward, 1, res.reason);
+    checkEpisode(t, policy, model, res);
+    assert.equal(res.decisions.length, 1);
+    // The failing pytest run was understood: the test file was read around the failing line.
+    assert.ok(calls(model.turns).some((c) => c.tool === 'Read' && c.args.file_path === 'tests/test_calc.py' && typeof c.args.offset === 'number'));
+  });
+});

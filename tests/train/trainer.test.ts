@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { LinearPolicy } from '../../src/policy/linear.js';
+import { selectRuntime } from '../../src/runtime/select.js';
+import { Store } from '../../src/store/store.js';
+import { readTasks } from '../../src/task/io.js';
+import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
+import { STATE_SCHEMA, loadState, type RunState } from '../../src/train/state.js';
+import { TestRunCache } from '../../src/train/test-cache.js';
+import { train, type StepMetrics, type TrainDeps, type TrainEvent } from '../../src/train/trainer.js';
+import type { VerifierReport } from '../../src/verifier/verify.js';
+import { tinyTrainEnvs } from '../helpers/train-env.js';
+import { tempDir } from '../helpers/workspace.js';
+
+// One tiny environment to train on and one held out; every run in this file
+// shares the data directory, the task bank and the caches (as a benchmark's
+// runs do), so later runs reuse what earlier ones synthesized and graded.
+const runtime = selectRuntime({ warn: () => {} });
+const envs = tinyTrainEnvs();
+const root = tempDir('fn-train-');
+const dataDir = join(root, 'data');
+const bankDir = join(root, 'bank');
+const verdicts = new Map<string, VerifierReport>();
+const testRuns = new TestRunCache();
+
+const CFG: TrainConfig = {
+  ...TRAIN_DEFAULTS,
+  curriculum: 'frontier', envs: ['tiny-stats'], heldOut: ['tiny-text'], seed: 1,
+  steps: 3, budget: 40, batch: 2, group: 2, evalTasks: 2, evalRollouts: 1, evalEvery: 2, poolTarget: 2, initialTasks: 2,
+  timeLimitMin: 0, workers: 2,
+};
+
+function deps(run: string, events: TrainEvent[], extra: Partial<TrainDeps> = {}): TrainDeps {
+  return { envs, runtime, dataDir, runDir: join(root, 'runs', run), bankDir, runName: run, verdicts, testRuns, onEvent: (e) => events.push(e), ...extra };
+}
+
+function metricsOf(run: string): StepMetrics[] {
+  const path = join(root, 'runs', run, 'metrics.jsonl');
+  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StepMetrics);
+}
+
+/** Every task directory's defining files, by path. */
+function bankFiles(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const d of readdirSync(bankDir)) {
+    if (!existsSync(join(bankDir, d, 'task.json'))) continue;
+    for (const f of ['task.json', 'bug.patch', 'instruction.md', 'tests.json']) out.set(`${d}/${f}`, readFileSync(join(bankDir, d, f), 'utf8'));
+  }
+  return out;
+}
+
+const isNum = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+
+describe('train (frontier) on a tiny environment, crashed after its first step and resumed', () => {
+  const crashEvents: TrainEvent[] = [];
+  const events: TrainEvent[] = [];
+  let store: Store;
+  let crash: unknown;
+  let atCrash: RunState;
+  let metricsAtCrash: StepMetrics[];
+  let bankAtCrash: Map<string, string>;
+  let final: RunState;
+
+  before(async () => {
+    mkdirSync(dataDir, { recursive: true });
+    store = new Store(dataDir);
+    const crashing = deps('resume', crashEvents, {
+      store,
+      onEvent: (e) => {
+        crashEvents.push(e);
+        if (e.kind === 'step') throw new Error('simulated crash after the first step');
+      },
+    });
+    try {
+      await train(CFG, crashing);
+    } catch (err) {
+      crash = err;
+    }
+    atCrash = loadState(join(root, 'runs', 'resume'))!;
+    metricsAtCrash = metricsOf('resume');
+    bankAtCrash = bankFiles();
+    final = await train(CFG, deps('resume', events, { store }));
+  });
+
+  after(() => store?.db.close());
+
+  it('the first run stopped at the crash with step 1 written', () => {
+    assert.match(String((crash as Error)?.message), /simulated crash/);
+    assert.equal(crashEvents.filter((e) => e.kind === 'step').length, 1);
+    assert.equal(atCrash.schema, STATE_SCHEMA);
+    assert.equal(atCrash.step, 1);
+    assert.deepEqual(metricsAtCrash.map((m) => m.step), [1]);
+    assert.ok(bankAtCrash.size > 0, 'tasks were synthesized before the crash');
+  });
+
+  it('the rerun resumes at step 1 and finishes the remaining steps only', () => {
+    assert.deepEqual(events[0], { kind: 'resume', step: 1, rollouts: atCrash.rolloutsUsed });
+    assert.deepEqual(events.filter((e) => e.kind === 'step').map((e) => (e as { metrics: StepMetrics }).metrics.step), [2, 3]);
+    assert.equal(final.step, 3);
+    assert.ok(final.rolloutsUsed > atCrash.rolloutsUsed);
+    // Held-out tasks were made and measured once at the start, not again on resume.
+    assert.deepEqual(final.evalIds, atCrash.evalIds);
+    assert.deepEqual(final.heldOut.map((h) => h.step), [0, 2, 3]);
+    assert.ok(!events.some((e) => e.kind === 'eval' && e.step === 0));
+    // What the crashed run knew is still known: its tasks stay used and in the pool.
+    for (const id of atCrash.used) assert.ok(final.used.includes(id), id);
+    const pooled = new Set(final.pool.entries.map((e) => e.taskId));
+    for (const e of atCrash.pool.entries) assert.ok(pooled.has(e.taskId), e.taskId);
+  });
+
+  it('metrics.jsonl has one line per step, none repeated, with the documented fields', () => {
+    const ms = metricsOf('resume');
+    assert.deepEqual(ms.map((m) => m.step), [1, 2, 3]);
+    assert.deepEqual(ms[0], metricsAtCrash[0], 'step 1 is the crashed run\'s line, untouched');
+    let rollouts = 0;
+    for (const m of ms) {
+      assert.equal(m.curriculum, 'frontier');
+      assert.ok(m.rollouts > rollouts, 'rollouts grow with every step');
+      rollouts = m.rollouts;
+      assert.ok(isNum(m.meanReward) && m.meanReward >= 0 && m.meanReward <= 1);
+      assert.ok(m.groups >= 1 && m.groups <= CFG.batch);
+      assert.ok(m.nonDegenerate >= 0 && m.nonDegenerate <= m.groups);
+      assert.equal(m.nonDegenerateShare, m.nonDegenerate / m.groups);
+      assert.ok(isNum(m.infraFailures));
+      assert.equal(m.poolHistogram.length, 10);
+      assert.deepEqual(Object.keys(m.poolCounts).sort(), ['active', 'probing', 'rejected', 'retired']);
+      assert.equal(m.poolHistogram.reduce((a, b) => a + b, 0), m.poolCounts.active! + m.poolCounts.probing!, JSON.stringify(m));
+      assert.deepEqual(Object.keys(m.yield).sort(), ['admitted', 'candidates', 'probed', 'valid']);
+      assert.ok(m.yield.valid <= m.yield.candidates && m.yield.admitted <= m.yield.probed);
+      assert.deepEqual(Object.keys(m.knobs), ['tiny-stats']);
+      assert.ok(isNum(m.gradNorm) && m.gradNorm >= 0);
+      if (m.nonDegenerate === 0) assert.equal(m.gradNorm, 0, 'no signal, no update');
+      assert.deepEqual(Object.keys(m.ms).sort(), ['eval', 'probe', 'rollouts', 'synthesis', 'update']);
+      for (const v of Object.values(m.ms)) assert.ok(Number.isInteger(v) && v >= 0);
+      assert.ok(Number.isInteger(m.cache.testHits) && Number.isInteger(m.cache.testMisses));
+      // Held-out solve rate every evalEvery steps and at the end.
+      assert.equal('heldOutSolveRate' in m, m.step === 2 || m.step === 3, `step ${m.step}`);
+      if (m.heldOutSolveRate !== undefined) assert.ok(m.heldOutSolveRate >= 0 && m.heldOutSolveRate <= 1);
+    }
+    assert.equal(ms.at(-1)!.rollouts, final.rolloutsUsed);
+    assert.ok(final.rolloutsUsed <= CFG.budget + CFG.batch * 2, `${final.rolloutsUsed} rollouts`);
+    assert.ok(ms.some((m) => m.cache.testHits > 0), 'the G rollouts of a group share their first test run');
+  });
+
+  it('state.json, policy.json and the store hold the finished run', () => {
+    const state = loadState(join(root, 'runs', 'resume'))!;
+    assert.equal(state.step, 3);
+    assert.deepEqual(state.config, CFG);
+    assert.equal(state.groups.total, metricsOf('resume').reduce((n, m) => n + m.groups, 0));
+    assert.ok(!existsSync(join(root, 'runs', 'resume', 'state.json.tmp')));
+    const policy = LinearPolicy.load(join(root, 'runs', 'resume', 'policy.json'));
+    assert.deepEqual([...policy.w], state.policy.weights);
+    const rows = store.trainMetrics('resume') as StepMetrics[];
+    assert.deepEqual(rows.map((r) => r.step), [1, 2, 3]);
+    assert.deepEqual(rows, metricsOf('resume'));
+  });
+
+  it('keeps every task directory written before the crash, and never makes a bug twice', () => {
+    const now = bankFiles();
+    for (const [file, content] of bankAtCrash) assert.equal(now.get(file), content, `${file} changed after the resume`);
+    const tasks = readTasks(bankDir);
+    const patches = tasks.map((t) => t.bugPatch);
+    assert.equal(new Set(patches).size, patches.length, 'one task directory per bug');
+    for (const id of final.used) assert.ok(tasks.some((t) => t.id === id), `${id} is in the bank`);
+    // The held-out tasks live in their own bank, apart from the training tasks.
+    const heldOut = readTasks(join(bankDir, 'held-out'));
+    assert.equal(final.evalIds.length, CFG.evalTasks);
+    for (const id of final.evalIds) {
+      const t = heldOut.find((x) => x.id === id);
+      assert.ok(t && t.env.name === 'tiny-text', id);
+      assert.ok(!tasks.some((x) => x.id === id));
+    }
+  });
+});
+
+describe('train with the uniform and static curricula', () => {
+  let uniform: RunState;
+  const small: Partial<TrainConfig> = { steps: 1, evalTasks: 0 };
+  // A bank of their own: the frontier run above used up this tiny
+  // environment's few single bugs, and a multi-bug task is combined only from
+  // bugs validated in the same synthesis call.
+  const fixedBank = join(root, 'bank-fixed');
+
+  it('uniform: a fixed task set at random knobs, sampled uniformly, runs a step', async () => {
+    const events: TrainEvent[] = [];
+    uniform = await train({ ...CFG, ...small, curriculum: 'uniform' }, deps('uniform', events, { bankDir: fixedBank }));
+    assert.equal(uniform.step, 1);
+    assert.ok(uniform.fixedIds && uniform.fixedIds.length > 0, 'tasks were made up front');
+    const bank = new Set(readTasks(fixedBank).map((t) => t.id));
+    for (const id of uniform.fixedIds) assert.ok(bank.has(id));
+    const [m] = metricsOf('uniform');
+    assert.equal(m!.curriculum, 'uniform');
+    assert.equal(m!.step, 1);
+    assert.equal(m!.yield.probed, 0, 'no admission probes');
+    assert.equal(m!.rollouts, m!.groups * CFG.group, 'only the batch\'s rollouts are counted');
+    assert.equal(events.filter((e) => e.kind === 'eval').length, 0);
+  });
+
+  it('static: the same set filtered once by probes with the initial policy, probes counted, runs a step', async () => {
+    const static_ = await train({ ...CFG, ...small, curriculum: 'static' }, deps('static', [], { bankDir: fixedBank }));
+    assert.equal(static_.step, 1);
+    assert.ok(static_.fixedIds !== null);
+    for (const id of static_.fixedIds) assert.ok(uniform.fixedIds!.includes(id), `${id} is one of the same fixed set`);
+    const [m] = metricsOf('static');
+    assert.equal(m!.curriculum, 'static');
+    assert.ok(m!.rollouts > m!.groups * CFG.group, 'probes count against the budget');
+    // Every task of the fixed set was probed, and only admitted ones were kept.
+    const probed = new Map(static_.pool.entries.map((e) => [e.taskId, e]));
+    for (const id of uniform.fixedIds!) assert.ok(probed.has(id), `${id} was probed`);
+    for (const id of static_.fixedIds) assert.ok(probed.get(id)!.addedStep === 0);
+  });
+});
