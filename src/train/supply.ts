@@ -43,6 +43,8 @@ export class TaskSupply {
 
   constructor(private readonly envs: Map<string, LoadedEnv>, private readonly opts: SupplyOptions) {
     if (existsSync(opts.bankDir)) for (const t of readTasks(opts.bankDir)) this.bank.set(t.id, t);
+    // A resumed run (or another run on a shared bank) continues with new synthesis seeds.
+    this.rounds = this.bank.size;
   }
 
   get size(): number {

@@ -159,9 +159,14 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
   /** Frontier: synthesize at the controller's knobs and probe until the pool holds enough active tasks. */
   const stockPool = async (step: number, random: () => number) => {
     let tries = 0;
-    // Enough active tasks for the batch, more when they are cheap to find; bounded per step.
-    const wanted = () => taskPool.counts().active < (tries <= cfg.envs.length ? cfg.poolTarget : cfg.batch);
-    while (wanted() && tries++ < 3 * cfg.envs.length && state.rolloutsUsed < cfg.budget) {
+    // Enough active tasks for a batch whatever it takes (bounded); beyond that,
+    // a few fresh tasks per step toward poolTarget, so probing never crowds out training.
+    const wanted = () => {
+      const active = taskPool.counts().active;
+      return active < cfg.batch ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.ceil(cfg.batch / 2);
+    };
+    while (wanted() && state.rolloutsUsed < cfg.budget) {
+      tries++;
       const env = cfg.envs[(step * 3 + tries) % cfg.envs.length]!;
       const knobs = controller.propose(env, random);
       emit({ kind: 'phase', step, phase: `synthesizing ${env} at ${knobKey(knobs)}` });
@@ -234,12 +239,18 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
 
     // The batch.
     let batch: string[];
+    let alongside: Promise<void> = Promise.resolve();
     if (cfg.curriculum === 'frontier') {
+      // Only when the pool cannot fill a batch does training wait for synthesis;
+      // otherwise TaskPilot and the probes restock it while this step's rollouts run.
       const t0 = performance.now();
-      await stockPool(step, random);
-      ms.synthesis = performance.now() - t0 - probeMs;
-      ms.probe = probeMs;
+      if (taskPool.counts().active < cfg.batch) await stockPool(step, random);
       batch = taskPool.sample(cfg.batch, step, random).map((s) => s.taskId);
+      const t0b = performance.now();
+      ms.synthesis = t0b - t0;
+      alongside = stockPool(step, rng(deriveSeed(cfg.seed, 'stock', step))).then(() => {
+        ms.synthesis += performance.now() - t0b;
+      });
     } else {
       const ids = state.fixedIds ?? [];
       batch = [...ids].sort(() => random() - 0.5).slice(0, cfg.batch);
@@ -265,6 +276,9 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
     });
     state.rolloutsUsed += jobs.length;
     ms.rollouts = performance.now() - t1;
+    await alongside;
+    ms.probe = probeMs;
+    ms.synthesis -= probeMs;
 
     // Advantages, degenerate groups, the update.
     const t2 = performance.now();
