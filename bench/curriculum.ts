@@ -8,7 +8,7 @@
 // results, see src/train/rollout.ts), so later runs pay less synthesis and
 // fewer sandboxed test runs; every run still spends its own rollout budget.
 //
-//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 240] [--envs a,b] [--held-out c,d] [--out bench/out]
+//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--envs a,b] [--held-out c,d] [--out bench/out]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,9 +25,9 @@ import type { VerifierReport } from '../src/verifier/verify.js';
 const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '3' },
-    budget: { type: 'string', default: '240' },
-    envs: { type: 'string', default: 'durations,lru-cache,semver-ranges,json-patch' },
-    'held-out': { type: 'string', default: 'md-tokens,url-router' },
+    budget: { type: 'string', default: '150' },
+    envs: { type: 'string', default: 'durations,lru-cache,semver-ranges' },
+    'held-out': { type: 'string', default: 'md-tokens' },
     out: { type: 'string', default: 'bench/out' },
     data: { type: 'string', default: '.frognano/bench-curriculum' },
     curricula: { type: 'string', default: CURRICULA.join(',') },
@@ -38,7 +38,7 @@ const curricula = values.curricula!.split(',') as CurriculumName[];
 const base: TrainConfig = {
   ...TRAIN_DEFAULTS,
   envs: values.envs!.split(','), heldOut: values['held-out']!.split(','),
-  budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 3, evalTasks: 8, initialTasks: 4,
+  budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: 10, initialTasks: 4,
 };
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
