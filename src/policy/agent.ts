@@ -16,7 +16,7 @@ import { observeTests, words, type TestObservation } from './observe.js';
 
 export interface EmbeddedAgentOptions {
   seed: number;
-  /** Repairs tried before giving up (default 8). */
+  /** Repairs tried before giving up (default 6). */
   maxAttempts?: number;
   temperature?: number;
   /** Take the most probable repair (evaluation) instead of sampling. */
@@ -160,7 +160,7 @@ export class EmbeddedAgent implements Model {
       return { tool: 'Edit', args: { file_path: p.repair.file, old_string: e.new_string, new_string: e.old_string }, action: p };
     }
     if (this.current?.green && this.baseline && !this.baseline.green) return null;
-    if (this.attempts >= (this.opts.maxAttempts ?? 8)) return null;
+    if (this.attempts >= (this.opts.maxAttempts ?? 6)) return null;
     const choice = await this.choose();
     if (!choice) return null;
     this.attempts++;

@@ -42,7 +42,7 @@ function hashSlot(key: string): number {
   return HASH_BASE + (createHash('md5').update(key).digest().readUInt32LE(0) % HASH_SLOTS);
 }
 
-const FN_RE = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|function\*?|class)\s+([A-Za-z_$][\w$]*)|^\s*(?:(?:public|private|protected|static|async|get|set|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?\([^)]*\)\s*=>|\([^)]*\)\s*(?::\s*[^{]+)?\{)/;
+const FN_RE = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|function\*?|class)\s+([A-Za-z_$][\w$]*)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)|^\s*(?:(?:public|private|protected|static|async|get|set|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?\([^)]*\)\s*=>|\([^)]*\)\s*(?::\s*[^{]+)?\{)/;
 
 const fnCache = new Map<string, string[]>();
 
@@ -54,7 +54,7 @@ export function enclosingNames(text: string): string[] {
   let current = '';
   for (const line of text.split('\n')) {
     const m = FN_RE.exec(line);
-    const name = m?.[1] ?? m?.[2];
+    const name = m?.[1] ?? m?.[2] ?? m?.[3];
     if (name && !['if', 'for', 'while', 'switch', 'catch', 'return', 'function'].includes(name)) current = name;
     out.push(current);
   }
