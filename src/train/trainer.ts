@@ -8,14 +8,11 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
-import { knobKey, LADDER, OPERATOR_FAMILIES, type Knobs } from '../curriculum/knobs.js';
-import { mean } from '../curriculum/posterior.js';
+import { knobKey } from '../curriculum/knobs.js';
 import { TaskPool } from '../curriculum/pool.js';
-import { Probe } from '../curriculum/probe.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { EmbeddedAgent } from '../policy/agent.js';
-import { FEATURE_DIM } from '../policy/features.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
@@ -23,12 +20,14 @@ import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
-import { advantages, isDegenerate } from './advantages.js';
 import type { TrainConfig } from './config.js';
 import { rollout, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
+import { updatePolicy } from './update.js';
+import { Stocker } from './stock.js';
+import { heldOutTasks, solveRate } from './heldout.js';
 
 export interface TrainDeps {
   envs: Map<string, LoadedEnv>;
@@ -115,105 +114,23 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
 
   // Held-out tasks: the same for every run and curriculum (fixed seed, shared bank).
   if (state.evalIds.length === 0 && cfg.evalTasks > 0) {
-    for (const env of cfg.heldOut) {
-      // Single bugs of the operation family, visible tests: what a policy of this design can learn to fix.
-      emit({ kind: 'phase', step: state.step, phase: `held-out tasks: synthesizing for ${env}` });
-      const got = await evalSupply.take(env, { bugs: 1, hint: 'full', visibility: 'visible', family: 'operations' }, cfg.evalTasks, new Set());
-      state.evalIds.push(...got.map((t) => t.id));
-    }
+    state.evalIds = await heldOutTasks(cfg, evalSupply, (env) => emit({ kind: 'phase', step: state.step, phase: `held-out tasks: synthesizing for ${env}` }));
   }
+  const evaluate = () =>
+    solveRate(state.evalIds, cfg, taskOf, runOne, (done, total) => emit({ kind: 'phase', step: state.step, phase: 'held-out evaluation', done, total }));
 
-  const evaluate = async (): Promise<number> => {
-    const jobs = state.evalIds.flatMap((id) => Array.from({ length: cfg.evalRollouts }, (_, r) => ({ id, r })));
-    let sum = 0, n = 0, done = 0;
-    await inParallel(jobs, cfg.workers, async ({ id, r }) => {
-      const task = taskOf(id);
-      if (!task) return;
-      const res = await runOne(task, deriveSeed('eval', id, r));
-      if (res.reward !== null) { sum += res.reward; n++; }
-      emit({ kind: 'phase', step: state.step, phase: 'held-out evaluation', done: ++done, total: jobs.length });
-    });
-    return n ? sum / n : 0;
-  };
-
-  /** Admission probe: up to k rollouts, stopping once both outcomes are seen. */
-  const probe = async (task: Task, step: number) => {
-    const p = new Probe(cfg.probe);
-    const rewards: number[] = [];
-    for (let i = 0; !p.done && i < cfg.probe * 2; i++) {
-      const res = await runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
-      state.rolloutsUsed++;
-      p.add(res.reward);
-      if (res.reward !== null) rewards.push(res.reward);
-    }
-    const verdict = p.verdict ?? 'too-hard';
-    const entry = { taskId: task.id, env: task.env.name, familyKey: knobKey(taskKnobs(task)), addedStep: step };
-    taskPool.add({ ...entry, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
-    taskPool.record(task.id, rewards, step);
-    controller.update(task.env.name, { successes: p.successes, failures: p.failures, family: taskKnobs(task).family });
-    return verdict;
-  };
-
-  const yieldNow = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
-  let probeMs = 0;
-  /** Frontier: synthesize at the controller's knobs and probe until the pool holds enough active tasks. */
-  const stockPool = async (step: number, random: () => number) => {
-    let tries = 0;
-    // Enough active tasks for a batch whatever it takes (bounded); beyond that,
-    // a few fresh tasks per step toward poolTarget, so probing never crowds out training.
-    const wanted = () => {
-      const active = taskPool.counts().active;
-      return active < cfg.batch ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.ceil(cfg.batch / 2);
-    };
-    while (wanted() && state.rolloutsUsed < cfg.budget) {
-      tries++;
-      const env = cfg.envs[(step * 3 + tries) % cfg.envs.length]!;
-      const knobs = controller.propose(env, random);
-      emit({ kind: 'phase', step, phase: `synthesizing ${env} at ${knobKey(knobs)}` });
-      const before = { ...supply.yield };
-      const fresh = await supply.take(env, knobs, 2, used);
-      yieldNow.candidates += supply.yield.candidates - before.candidates;
-      yieldNow.valid += supply.yield.valid - before.valid;
-      for (const t of fresh) used.add(t.id);
-      const t0 = performance.now();
-      await inParallel(fresh, cfg.workers, async (t) => {
-        emit({ kind: 'phase', step, phase: `probing ${t.id}` });
-        yieldNow.probed++;
-        if ((await probe(t, step)) === 'admit') yieldNow.admitted++;
-      });
-      probeMs += performance.now() - t0;
-    }
-  };
-
-  /** Uniform and static: a fixed set of tasks at uniformly random knobs, made once. */
-  if (cfg.curriculum !== 'frontier' && state.fixedIds === null) {
-    const random = rng(deriveSeed(cfg.seed, 'fixed'));
-    const ids: string[] = [];
-    for (const env of cfg.envs) {
-      for (let i = 0; i < cfg.initialTasks; i++) {
-        const rung = LADDER[Math.floor(random() * LADDER.length)]!;
-        const knobs: Knobs = { ...rung, family: OPERATOR_FAMILIES[Math.floor(random() * OPERATOR_FAMILIES.length)]! };
-        emit({ kind: 'phase', step: 0, phase: `synthesizing ${env} at ${knobKey(knobs)}` });
-        for (const t of await supply.take(env, knobs, 1, used)) { used.add(t.id); ids.push(t.id); }
-      }
-    }
-    if (cfg.curriculum === 'static') {
-      // Filtered once against the initial checkpoint: only tasks it solves sometimes stay.
-      const kept: string[] = [];
-      await inParallel(ids, cfg.workers, async (id) => {
-        emit({ kind: 'phase', step: 0, phase: `static filter: probing ${id}` });
-        if ((await probe(supply.task(id)!, 0)) === 'admit') kept.push(id);
-      });
-      state.fixedIds = kept.sort();
-    } else state.fixedIds = ids;
-  }
+  const stocker = new Stocker({
+    cfg, supply, pool: taskPool, controller, used, runOne,
+    spend: () => state.rolloutsUsed++,
+    budgetLeft: () => state.rolloutsUsed < cfg.budget,
+    phase: (step, text) => emit({ kind: 'phase', step, phase: text }),
+  });
+  if (cfg.curriculum !== 'frontier' && state.fixedIds === null) state.fixedIds = await stocker.fixedSet();
 
   if (state.heldOut.length === 0 && state.evalIds.length) {
-    const t0 = performance.now();
     const rate = await evaluate();
     state.heldOut.push({ step: 0, rollouts: state.rolloutsUsed, solveRate: rate });
     emit({ kind: 'eval', step: 0, rollouts: state.rolloutsUsed, solveRate: rate });
-    void t0;
     persist();
   }
 
@@ -233,8 +150,7 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
     const step = state.step + 1;
     const random = rng(deriveSeed(cfg.seed, 'step', step));
     const ms = { synthesis: 0, probe: 0, rollouts: 0, update: 0, eval: 0 };
-    Object.assign(yieldNow, { candidates: 0, valid: 0, probed: 0, admitted: 0 });
-    probeMs = 0;
+    stocker.reset();
     const hits0 = testRuns.hits, misses0 = testRuns.misses;
 
     // The batch.
@@ -244,11 +160,11 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
       // Only when the pool cannot fill a batch does training wait for synthesis;
       // otherwise TaskPilot and the probes restock it while this step's rollouts run.
       const t0 = performance.now();
-      if (taskPool.counts().active < cfg.batch) await stockPool(step, random);
+      if (taskPool.counts().active < cfg.batch) await stocker.stock(step, random);
       batch = taskPool.sample(cfg.batch, step, random).map((s) => s.taskId);
       const t0b = performance.now();
       ms.synthesis = t0b - t0;
-      alongside = stockPool(step, rng(deriveSeed(cfg.seed, 'stock', step))).then(() => {
+      alongside = stocker.stock(step, rng(deriveSeed(cfg.seed, 'stock', step))).then(() => {
         ms.synthesis += performance.now() - t0b;
       });
     } else {
@@ -277,33 +193,20 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
     state.rolloutsUsed += jobs.length;
     ms.rollouts = performance.now() - t1;
     await alongside;
-    ms.probe = probeMs;
-    ms.synthesis -= probeMs;
+    ms.probe = stocker.probeMs;
+    ms.synthesis -= stocker.probeMs;
 
-    // Advantages, degenerate groups, the update.
+    // Posteriors and the controller take the groups' results; then the update.
     const t2 = performance.now();
-    const grad = new Float64Array(FEATURE_DIM);
-    let nonDegenerate = 0, infra = 0, rewardSum = 0, rewardN = 0, contributing = 0;
-    const scaled: [RolloutResult, number][] = [];
     for (const [id, rs] of results) {
       const rewards = rs.map((r) => r.reward);
-      infra += rewards.filter((r) => r === null).length;
-      for (const r of rewards) if (r !== null) { rewardSum += r; rewardN++; }
       taskPool.record(id, rewards, step);
       const valid = rewards.filter((r): r is number => r !== null);
-      if (cfg.curriculum === 'frontier') controller.update(taskOf(id)!.env.name, { successes: valid.filter((r) => r > 0.5).length, failures: valid.filter((r) => r <= 0.5).length, family: taskKnobs(taskOf(id)!).family });
-      if (isDegenerate(rewards)) continue;
-      nonDegenerate++;
-      advantages(rewards, cfg.advantage).forEach((a, i) => { if (a) scaled.push([rs[i]!, a]); });
+      const task = taskOf(id)!;
+      if (cfg.curriculum === 'frontier') controller.update(task.env.name, { successes: valid.filter((r) => r > 0.5).length, failures: valid.filter((r) => r <= 0.5).length, family: taskKnobs(task).family });
     }
-    for (const [r, a] of scaled) {
-      if (r.decisions.length) contributing++;
-      for (const d of r.decisions) policy.accumulate(d, a, grad);
-    }
-    const total = jobs.length || 1;
-    for (let i = 0; i < grad.length; i++) grad[i]! /= total;
-    const gradNorm = scaled.length ? policy.update(grad, cfg.lr) : 0;
-    void contributing;
+    const upd = updatePolicy(policy, [...results.values()], cfg.advantage, cfg.lr);
+    const { nonDegenerate, gradNorm } = upd;
     state.groups.total += batch.length;
     state.groups.degenerate += batch.length - nonDegenerate;
     ms.update = performance.now() - t2;
@@ -321,9 +224,9 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
     const levels: Record<string, number> = {};
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
-      step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: rewardN ? rewardSum / rewardN : 0,
-      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, infraFailures: infra,
-      poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...yieldNow }, knobs: levels,
+      step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: upd.meanReward,
+      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, infraFailures: upd.infraFailures,
+      poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],
       cache: { testHits: testRuns.hits - hits0, testMisses: testRuns.misses - misses0 },
@@ -334,6 +237,5 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
     emit({ kind: 'step', metrics });
   }
   persist();
-  void mean;
   return state;
 }

@@ -1,0 +1,37 @@
+// Held-out evaluation: tasks from environments never trained on, made once
+// with a fixed seed (the same for every run and curriculum sharing a bank),
+// and the policy's solve rate on them: the mean verifier reward.
+import type { Task } from '../task/task.js';
+import { pool as inParallel } from '../util/pool.js';
+import { deriveSeed } from '../util/rng.js';
+import type { TrainConfig } from './config.js';
+import type { RolloutResult } from './rollout.js';
+import type { TaskSupply } from './supply.js';
+
+/** Single bugs of the operation family with visible tests: what a policy of this design can learn to fix. */
+export async function heldOutTasks(cfg: TrainConfig, supply: TaskSupply, onEnv: (env: string) => void): Promise<string[]> {
+  const ids: string[] = [];
+  for (const env of cfg.heldOut) {
+    onEnv(env);
+    const got = await supply.take(env, { bugs: 1, hint: 'full', visibility: 'visible', family: 'operations' }, cfg.evalTasks, new Set());
+    ids.push(...got.map((t) => t.id));
+  }
+  return ids;
+}
+
+export async function solveRate(
+  ids: string[], cfg: TrainConfig, taskOf: (id: string) => Task | undefined,
+  runOne: (task: Task, seed: number) => Promise<RolloutResult>, onDone: (done: number, total: number) => void,
+): Promise<number> {
+  const jobs = ids.flatMap((id) => Array.from({ length: cfg.evalRollouts }, (_, r) => ({ id, r })));
+  let sum = 0, n = 0, done = 0;
+  await inParallel(jobs, cfg.workers, async ({ id, r }) => {
+    const task = taskOf(id);
+    if (!task) return;
+    // The same seeds at every evaluation and in every run: differences come from the policy.
+    const res = await runOne(task, deriveSeed('eval', id, r));
+    if (res.reward !== null) { sum += res.reward; n++; }
+    onDone(++done, jobs.length);
+  });
+  return n ? sum / n : 0;
+}

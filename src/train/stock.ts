@@ -1,0 +1,119 @@
+// Where a run's training tasks come from. Frontier: TaskPilot synthesizes at
+// the knobs the difficulty controller proposes, and each new task gets an
+// admission probe of up to k rollouts that stops as soon as both outcomes
+// are seen (mixed results already prove 0 < p < 1): admitted, too easy
+// (retired to the regression set) or too hard (rejected); the outcome moves
+// the controller. Uniform and static: one fixed set made up front at
+// uniformly random knobs, the static one filtered once by probes.
+import type { DifficultyController } from '../curriculum/controller.js';
+import { knobKey, LADDER, OPERATOR_FAMILIES, type Knobs } from '../curriculum/knobs.js';
+import type { TaskPool } from '../curriculum/pool.js';
+import { Probe, type ProbeVerdict } from '../curriculum/probe.js';
+import type { Task } from '../task/task.js';
+import { pool as inParallel } from '../util/pool.js';
+import { deriveSeed, rng } from '../util/rng.js';
+import type { TrainConfig } from './config.js';
+import type { RolloutResult } from './rollout.js';
+import { taskKnobs, type TaskSupply } from './supply.js';
+
+export interface StockDeps {
+  cfg: TrainConfig;
+  supply: TaskSupply;
+  pool: TaskPool;
+  controller: DifficultyController;
+  /** Tasks this run has taken from the supply. */
+  used: Set<string>;
+  runOne: (task: Task, seed: number) => Promise<RolloutResult>;
+  /** Counts every rollout spent (probes are part of the budget). */
+  spend: () => void;
+  budgetLeft: () => boolean;
+  phase: (step: number, text: string) => void;
+}
+
+export class Stocker {
+  /** Generator yield since the last reset: candidates, valid, probed, admitted (in band). */
+  yield = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
+  probeMs = 0;
+
+  constructor(private readonly d: StockDeps) {}
+
+  reset(): void {
+    this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
+    this.probeMs = 0;
+  }
+
+  async probe(task: Task, step: number): Promise<ProbeVerdict> {
+    const { cfg, pool, controller } = this.d;
+    const p = new Probe(cfg.probe);
+    const rewards: number[] = [];
+    for (let i = 0; !p.done && i < cfg.probe * 2; i++) {
+      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
+      this.d.spend();
+      p.add(res.reward);
+      if (res.reward !== null) rewards.push(res.reward);
+    }
+    const verdict = p.verdict ?? 'too-hard';
+    const knobs = taskKnobs(task);
+    pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
+    pool.record(task.id, rewards, step);
+    controller.update(task.env.name, { successes: p.successes, failures: p.failures, family: knobs.family });
+    return verdict;
+  }
+
+  /**
+   * Frontier: enough active tasks for a batch whatever it takes (bounded);
+   * beyond that, a few fresh tasks per step toward poolTarget, so probing
+   * never crowds out training.
+   */
+  async stock(step: number, random: () => number): Promise<void> {
+    const { cfg, pool, supply, used } = this.d;
+    let tries = 0;
+    const wanted = () => {
+      const active = pool.counts().active;
+      return active < cfg.batch ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.ceil(cfg.batch / 2);
+    };
+    while (wanted() && this.d.budgetLeft()) {
+      tries++;
+      const env = cfg.envs[(step * 3 + tries) % cfg.envs.length]!;
+      const knobs = this.d.controller.propose(env, random);
+      this.d.phase(step, `synthesizing ${env} at ${knobKey(knobs)}`);
+      const before = { ...supply.yield };
+      const fresh = await supply.take(env, knobs, 2, used);
+      this.yield.candidates += supply.yield.candidates - before.candidates;
+      this.yield.valid += supply.yield.valid - before.valid;
+      for (const t of fresh) used.add(t.id);
+      const t0 = performance.now();
+      await inParallel(fresh, cfg.workers, async (t) => {
+        this.d.phase(step, `probing ${t.id}`);
+        this.yield.probed++;
+        if ((await this.probe(t, step)) === 'admit') this.yield.admitted++;
+      });
+      this.probeMs += performance.now() - t0;
+    }
+  }
+
+  /** Uniform and static: the fixed task set, made once (static keeps only what the initial policy solves sometimes). */
+  async fixedSet(): Promise<string[]> {
+    const { cfg, supply, used } = this.d;
+    const random = rng(deriveSeed(cfg.seed, 'fixed'));
+    const ids: string[] = [];
+    for (const env of cfg.envs) {
+      for (let i = 0; i < cfg.initialTasks; i++) {
+        const rung = LADDER[Math.floor(random() * LADDER.length)]!;
+        const knobs: Knobs = { ...rung, family: OPERATOR_FAMILIES[Math.floor(random() * OPERATOR_FAMILIES.length)]! };
+        this.d.phase(0, `synthesizing ${env} at ${knobKey(knobs)}`);
+        for (const t of await supply.take(env, knobs, 1, used)) {
+          used.add(t.id);
+          ids.push(t.id);
+        }
+      }
+    }
+    if (cfg.curriculum !== 'static') return ids;
+    const kept: string[] = [];
+    await inParallel(ids, cfg.workers, async (id) => {
+      this.d.phase(0, `static filter: probing ${id}`);
+      if ((await this.probe(supply.task(id)!, 0)) === 'admit') kept.push(id);
+    });
+    return kept.sort();
+  }
+}
