@@ -88,6 +88,8 @@ const OPTIONS = {
   lr: { type: 'string' },
   target: { type: 'string' },
   'time-limit': { type: 'string' },
+  'eval-tasks': { type: 'string' },
+  'eval-every': { type: 'string' },
 } as const;
 
 function version(): string {

@@ -36,6 +36,8 @@ resumes after the last finished step.
   --workers W          rollouts in parallel (default ${D.workers})
   --seed S             seed (default ${D.seed})
   --target P           target pass rate (default ${D.target})
+  --eval-tasks N       held-out tasks per held-out environment (default ${D.evalTasks})
+  --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
   --time-limit MIN     stop after the step that passes MIN minutes (default ${D.timeLimitMin}; 0 = none)`;
 
 function num(v: unknown, name: string, fallback: number, int = true): number {
@@ -60,7 +62,8 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
     steps: num(f.steps, 'steps', D.steps), budget: num(f.budget, 'budget', D.budget),
     batch: num(f.batch, 'batch', D.batch), group: num(f.group, 'group', D.group),
     lr: num(f.lr, 'lr', D.lr, false), workers: num(f.workers, 'workers', D.workers), seed: num(f.seed, 'seed', D.seed),
-    target: num(f.target, 'target', D.target, false), timeLimitMin: num(f['time-limit'], 'time-limit', D.timeLimitMin, false),
+    target: num(f.target, 'target', D.target, false),
+    evalTasks: num(f['eval-tasks'], 'eval-tasks', D.evalTasks), evalEvery: Math.max(1, num(f['eval-every'], 'eval-every', D.evalEvery)), timeLimitMin: num(f['time-limit'], 'time-limit', D.timeLimitMin, false),
   };
   if (cfg.group < 2) throw new UserError('--group must be at least 2: advantages compare rollouts of one task');
   const overlap = cfg.envs.filter((e) => cfg.heldOut.includes(e));

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { trainConfig } from '../../src/cli/train.js';
+import { main } from '../../src/cli/main.js';
+import { TRAIN_DEFAULTS } from '../../src/train/config.js';
+import { UserError } from '../../src/util/errors.js';
+import { tempDir } from '../helpers/workspace.js';
+
+describe('frognano train options', () => {
+  it('defaults to the frontier curriculum on the JavaScript starters with one held out', () => {
+    const cfg = trainConfig({});
+    assert.deepEqual(cfg, TRAIN_DEFAULTS);
+    assert.equal(cfg.curriculum, 'frontier');
+    assert.ok(cfg.heldOut.every((e) => !cfg.envs.includes(e)));
+  });
+
+  it('reads every flag', () => {
+    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0' });
+    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 0.1, 4, 2, 0]);
+  });
+
+  it('refuses bad settings with a clear message', () => {
+    assert.throws(() => trainConfig({ curriculum: 'random' }), (e: Error) => e instanceof UserError && /unknown curriculum "random"/.test(e.message));
+    assert.throws(() => trainConfig({ group: '1' }), /at least 2/);
+    assert.throws(() => trainConfig({ steps: 'many' }), /--steps must be a whole number/);
+    assert.throws(() => trainConfig({ envs: 'durations,md-tokens', 'held-out': 'md-tokens' }), /md-tokens cannot be both trained on and held out/);
+    assert.throws(() => trainConfig({ advantage: 'ppo' }), /unknown advantage/);
+  });
+
+  it('names an unknown environment before starting', async () => {
+    const err: string[] = [];
+    const code = await main(['train', '--data-dir', tempDir(), '--envs', 'nope', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
+    assert.equal(code, 2); // a usage error, like every UserError
+    assert.match(err.join('\n'), /unknown environment "nope"/);
+  });
+});
