@@ -34,6 +34,12 @@ export class Stocker {
   /** Generator yield since the last reset: candidates, valid, probed, admitted (in band). */
   yield = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
   probeMs = 0;
+  /**
+   * Rollout groups of probes that found a task in band: rollouts of the
+   * current policy with mixed rewards, so the trainer learns from them too
+   * instead of paying for them twice.
+   */
+  private groups: RolloutResult[][] = [];
 
   constructor(private readonly d: StockDeps) {}
 
@@ -42,17 +48,27 @@ export class Stocker {
     this.probeMs = 0;
   }
 
+  /** The in-band probe groups gathered since the last call. */
+  takeGroups(): RolloutResult[][] {
+    const out = this.groups;
+    this.groups = [];
+    return out;
+  }
+
   async probe(task: Task, step: number): Promise<ProbeVerdict> {
     const { cfg, pool, controller } = this.d;
     const p = new Probe(cfg.probe);
     const rewards: number[] = [];
+    const group: RolloutResult[] = [];
     for (let i = 0; !p.done && i < cfg.probe * 2; i++) {
       const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
       this.d.spend();
       p.add(res.reward);
+      group.push(res);
       if (res.reward !== null) rewards.push(res.reward);
     }
     const verdict = p.verdict ?? 'too-hard';
+    if (verdict === 'admit') this.groups.push(group);
     const knobs = taskKnobs(task);
     pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
     pool.record(task.id, rewards, step);
@@ -61,16 +77,16 @@ export class Stocker {
   }
 
   /**
-   * Frontier: enough active tasks for a batch whatever it takes (bounded);
-   * beyond that, a few fresh tasks per step toward poolTarget, so probing
-   * never crowds out training.
+   * Frontier: at least one active task whatever it takes (bounded: an
+   * untrained policy fails most tasks); beyond that, a few fresh tasks per
+   * step toward poolTarget, so probing never crowds out training.
    */
   async stock(step: number, random: () => number): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
     let tries = 0;
     const wanted = () => {
       const active = pool.counts().active;
-      return active < cfg.batch ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.ceil(cfg.batch / 2);
+      return active < 1 ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.ceil(cfg.batch / 2);
     };
     while (wanted() && this.d.budgetLeft()) {
       tries++;

@@ -26,6 +26,7 @@ import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
+import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { heldOutTasks, solveRate } from './heldout.js';
 
@@ -55,7 +56,9 @@ export interface StepMetrics {
   curriculum: string;
   rollouts: number;
   meanReward: number;
+  /** Groups of the sampled batch; in-band probe groups also train (counted apart). */
   groups: number;
+  probeGroups: number;
   nonDegenerate: number;
   nonDegenerateShare: number;
   infraFailures: number;
@@ -160,7 +163,7 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
       // Only when the pool cannot fill a batch does training wait for synthesis;
       // otherwise TaskPilot and the probes restock it while this step's rollouts run.
       const t0 = performance.now();
-      if (taskPool.counts().active < cfg.batch) await stocker.stock(step, random);
+      if (taskPool.counts().active < 1) await stocker.stock(step, random);
       batch = taskPool.sample(cfg.batch, step, random).map((s) => s.taskId);
       const t0b = performance.now();
       ms.synthesis = t0b - t0;
@@ -205,8 +208,12 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
       const task = taskOf(id)!;
       if (cfg.curriculum === 'frontier') controller.update(task.env.name, { successes: valid.filter((r) => r > 0.5).length, failures: valid.filter((r) => r <= 0.5).length, family: taskKnobs(task).family });
     }
-    const upd = updatePolicy(policy, [...results.values()], cfg.advantage, cfg.lr);
-    const { nonDegenerate, gradNorm } = upd;
+    // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
+    const probeGroups = stocker.takeGroups();
+    const upd = updatePolicy(policy, [...results.values(), ...probeGroups], cfg.advantage, cfg.lr);
+    const { gradNorm } = upd;
+    // The share of non-degenerate groups is about the sampled batch (probe groups are mixed by construction).
+    const nonDegenerate = [...results.values()].filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length;
     state.groups.total += batch.length;
     state.groups.degenerate += batch.length - nonDegenerate;
     ms.update = performance.now() - t2;
@@ -225,7 +232,7 @@ export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: upd.meanReward,
-      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, infraFailures: upd.infraFailures,
+      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, infraFailures: upd.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

@@ -131,7 +131,8 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       assert.ok(m.yield.valid <= m.yield.candidates && m.yield.admitted <= m.yield.probed);
       assert.deepEqual(Object.keys(m.knobs), ['tiny-stats']);
       assert.ok(isNum(m.gradNorm) && m.gradNorm >= 0);
-      if (m.nonDegenerate === 0) assert.equal(m.gradNorm, 0, 'no signal, no update');
+      assert.ok(Number.isInteger(m.probeGroups) && m.probeGroups <= m.yield.admitted);
+      if (m.nonDegenerate === 0 && m.probeGroups === 0) assert.equal(m.gradNorm, 0, 'no signal, no update');
       assert.deepEqual(Object.keys(m.ms).sort(), ['eval', 'probe', 'rollouts', 'synthesis', 'update']);
       for (const v of Object.values(m.ms)) assert.ok(Number.isInteger(v) && v >= 0);
       assert.ok(Number.isInteger(m.cache.testHits) && Number.isInteger(m.cache.testMisses));
