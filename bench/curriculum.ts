@@ -10,7 +10,7 @@
 //
 //   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--envs a,b] [--held-out c,d] [--out bench/out]
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { starterEnvs } from '../src/env/load.js';
 import { selectRuntime } from '../src/runtime/select.js';
@@ -43,7 +43,7 @@ const base: TrainConfig = {
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
 const runtime = selectRuntime({ warn: (m) => console.error(m) });
-const dataDir = values.data!;
+const dataDir = resolve(values.data!);
 const verdicts = new Map<string, VerifierReport>();
 const testRuns = new TestRunCache();
 mkdirSync(values.out!, { recursive: true });

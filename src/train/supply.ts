@@ -85,6 +85,10 @@ export class TaskSupply {
       this.yield.valid += stats.tasks.length;
       this.yield.ms += performance.now() - t0;
       for (const t of stats.tasks) this.bank.set(t.id, t);
+      // An environment that cannot be built or run is an error to show, not an empty supply.
+      if (stats.tasks.length === 0 && stats.errors.length > 0) {
+        throw new Error(`synthesis for ${env} failed: ${stats.errors.slice(0, 3).join('; ')}`);
+      }
       have = this.unused(env, key, used);
     }
     return have.slice(0, want);

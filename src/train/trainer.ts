@@ -6,7 +6,7 @@
 // controller proposes, probed with the current policy, and admitted when the
 // probe shows 0 < p < 1.
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
 import { knobKey } from '../curriculum/knobs.js';
 import { TaskPool } from '../curriculum/pool.js';
@@ -74,7 +74,9 @@ export interface StepMetrics {
 
 const EVAL_SEED = 7;
 
-export async function train(cfg: TrainConfig, deps: TrainDeps): Promise<RunState> {
+export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
+  // Workspaces keep git directories by absolute path: a relative data directory would break them.
+  const deps: TrainDeps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
   const emit = deps.onEvent ?? (() => {});
   const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed });
   const evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
