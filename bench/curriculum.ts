@@ -9,7 +9,7 @@
 // fewer sandboxed test runs; every run still spends its own rollout budget.
 //
 //   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--envs a,b] [--held-out c,d] [--out bench/out]
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { starterEnvs } from '../src/env/load.js';
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/out' },
     data: { type: 'string', default: '.frognano/bench-curriculum' },
     curricula: { type: 'string', default: CURRICULA.join(',') },
+    /** Print the table and write the plot from an earlier run's curriculum.json (e.g. a partial one). */
+    'report-only': { type: 'boolean', default: false },
   },
 });
 const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => i + 1);
@@ -49,8 +51,8 @@ const testRuns = new TestRunCache();
 mkdirSync(values.out!, { recursive: true });
 
 interface RunResult { curriculum: CurriculumName; seed: number; heldOut: HeldOutPoint[]; nonDegenerate: number; rollouts: number; minutes: number }
-const results: RunResult[] = [];
-for (const seed of seeds) {
+const results: RunResult[] = values['report-only'] ? (JSON.parse(readFileSync(join(values.out!, 'curriculum.json'), 'utf8')) as RunResult[]) : [];
+for (const seed of values['report-only'] ? [] : seeds) {
   for (const curriculum of curricula) {
     const runDir = join(dataDir, 'runs', `${curriculum}-${seed}`);
     rmSync(runDir, { recursive: true, force: true });
@@ -74,7 +76,7 @@ const sd = (xs: number[]) => Math.sqrt(meanOf(xs.map((x) => (x - meanOf(xs)) ** 
 /** Rollouts until the held-out rate first reaches `goal` (null: never). */
 const reach = (r: RunResult, goal: number) => r.heldOut.find((p) => p.solveRate >= goal)?.rollouts ?? null;
 
-const rows = curricula.map((c) => {
+const rows = curricula.filter((c) => results.some((r) => r.curriculum === c)).map((c) => {
   const runs = results.filter((r) => r.curriculum === c);
   const finals = runs.map(final);
   const needed = runs.map((r) => {
@@ -93,6 +95,7 @@ console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rol
 const series: Series[] = [];
 for (const c of curricula) {
   const runs = results.filter((r) => r.curriculum === c);
+  if (runs.length === 0) continue;
   for (const r of runs) series.push({ name: `${c} seed ${r.seed}`, group: c, faint: true, points: r.heldOut.map((p) => [p.rollouts, p.solveRate]) });
   // Mean over seeds at each evaluation index (runs evaluate on the same schedule).
   const n = Math.min(...runs.map((r) => r.heldOut.length));
