@@ -74,6 +74,12 @@ export interface StepMetrics {
 
 const EVAL_SEED = 7;
 
+/** Mean reward of the sampled batch's rollouts (infrastructure failures left out). */
+function batchMean(groups: RolloutResult[][]): number {
+  const rewards = groups.flat().map((r) => r.reward).filter((r): r is number => r !== null);
+  return rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
+}
+
 export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
   // Workspaces keep git directories by absolute path: a relative data directory would break them.
   const deps: TrainDeps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
@@ -233,7 +239,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const levels: Record<string, number> = {};
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
-      step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: upd.meanReward,
+      step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchMean([...results.values()]),
       groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, infraFailures: upd.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}),
