@@ -44,19 +44,8 @@ export interface TaskEntry {
   trajectories?: string[];
 }
 
-export interface EvalReport {
+export interface EvalReport extends ReportMeta {
   schema: typeof EVAL_SCHEMA;
-  model: string;
-  /** True for scripted models: a harness check, not a model's score. */
-  scripted: boolean;
-  tasksSource: string;
-  k: number;
-  attemptsPerTask: number;
-  seed: number;
-  workers: number;
-  runtime: string;
-  startedAt: string;
-  totalMs: number;
   overall: Aggregate;
   byEnv: Record<string, Aggregate>;
   byStrategy: Record<string, Aggregate>;
@@ -117,6 +106,7 @@ function groupBy(results: TaskResult[], entries: TaskEntry[], key: (e: TaskEntry
 
 export interface ReportMeta {
   model: string;
+  /** True for scripted models: a harness check, not a model's score. */
   scripted: boolean;
   tasksSource: string;
   k: number;
