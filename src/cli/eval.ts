@@ -18,6 +18,7 @@ import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import type { CliContext } from './context.js';
+import { intFlag } from './flags.js';
 import { modelFactory, MODELS_HELP } from './models.js';
 
 export const EVAL_HELP = `Usage: frognano eval --tasks <dir|file.jsonl> --model M [options]
@@ -42,13 +43,6 @@ if it fails again it is reported apart and left out of the pass rates.
 
 ${MODELS_HELP}`;
 
-function int(value: unknown, flag: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (typeof value !== 'string' || !Number.isInteger(n) || n < min) throw new UserError(`${flag} must be an integer >= ${min}, got "${String(value)}"`);
-  return n;
-}
-
 function slug(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || 'model';
 }
@@ -57,11 +51,11 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   if (ctx.positionals.length) throw new UserError(`eval takes no positional arguments (got "${ctx.positionals.join(' ')}")`, 'pass the tasks with --tasks');
   if (!f.model && !f['model-path']) throw new UserError('eval needs a model', 'pass --model embedded, --model scripted:oracle, --model NAME --base-url URL, or --model-path FILE.gguf');
-  const k = int(f.k, '--k', 1, 1);
-  const attempts = int(f.n, '--n', k, 1);
+  const k = intFlag(f.k, '--k', 1, 1);
+  const attempts = intFlag(f.n, '--n', k, 1);
   if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
-  const workers = int(f.workers, '--workers', 2, 1);
-  const seed = int(f.seed, '--seed', 0, 0);
+  const workers = intFlag(f.workers, '--workers', 2, 1);
+  const seed = intFlag(f.seed, '--seed', 0, 0);
   const dir = dataDir(f['data-dir'] as string | undefined);
   const source = resolve((f.tasks as string | undefined) ?? join(dir, 'tasks'));
   const models = await modelFactory(f);

@@ -15,6 +15,7 @@ import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
+import { intFlag } from './flags.js';
 
 export const SYNTH_HELP = `Usage: frognano synth --env <name[,name]|all> [options]
 
@@ -80,13 +81,6 @@ function list<T extends string>(value: unknown, allowed: readonly T[], flag: str
   return items as T[];
 }
 
-function int(value: unknown, flag: string, fallback: number, min = 0): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UserError(`${flag} must be an integer >= ${min}, got "${value}"`);
-  return n;
-}
-
 export async function synthCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   if (!f.env) throw new UserError('synth needs --env', 'pass --env all, or environment names separated by commas');
@@ -116,10 +110,10 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
     const t0 = performance.now();
     const stats = await synthesize({
       envs,
-      n: int(f.n, '--n', 20, 1),
+      n: intFlag(f.n, '--n', 20, 1),
       strategies,
-      workers: int(f.workers, '--workers', 2, 1),
-      seed: int(f.seed, '--seed', 0),
+      workers: intFlag(f.workers, '--workers', 2, 1),
+      seed: intFlag(f.seed, '--seed', 0),
       hint,
       visibility,
       outDir,
@@ -128,8 +122,8 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       ...(f.operators ? { operators: String(f.operators).split(',') } : {}),
       ...(llm ? { llm } : {}),
       ...(issueWriter ? { issueWriter } : {}),
-      referenceRuns: int(f['reference-runs'], '--reference-runs', 3, 1),
-      candidateRuns: int(f['candidate-runs'], '--candidate-runs', 2, 1),
+      referenceRuns: intFlag(f['reference-runs'], '--reference-runs', 3, 1),
+      candidateRuns: intFlag(f['candidate-runs'], '--candidate-runs', 2, 1),
       knownBugKeys: (env) => store.taskBugKeys(env),
       onTask: (t) =>
         store.addTask({ id: t.id, env: t.env.name, strategy: t.provenance.strategy, dir: join(outDir, t.id), bugKey: patchKey(t.bugPatch), f2p: t.FAIL_TO_PASS.length, p2p: t.PASS_TO_PASS.length, knobs: t.knobs }),

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ScriptedModel, type ScriptedReply } from '../model/scripted.js';
 import type { Task } from '../task/task.js';
+import { shellQuote } from '../util/shell.js';
 import { git } from '../util/git.js';
 
 /** A file as the reference fix leaves it; content null: the fix deletes it. */
@@ -45,10 +46,6 @@ export async function referenceFiles(task: Task, snapshot: string): Promise<Fixe
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function shellQuote(arg: string): string {
-  return `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
 /** One turn of Write calls (and rm for deletions), then a submit. */

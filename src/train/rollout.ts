@@ -7,6 +7,7 @@ import { runAgent } from '../agent/loop.js';
 import { Recorder, type StopReason } from '../agent/trajectory.js';
 import type { BuiltEnv } from '../env/build.js';
 import { testArgv } from '../grading/testrun.js';
+import { shellQuote } from '../util/shell.js';
 import type { Decision } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import { agentWorkspace } from '../task/resolve.js';
@@ -43,10 +44,6 @@ export interface RolloutResult {
   verifyMs: number;
   cached: boolean;
   reason?: string;
-}
-
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 
 /**
