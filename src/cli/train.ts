@@ -1,6 +1,7 @@
 // `frognano train`: online RL of the embedded policy on tasks synthesized at
 // the frontier of learnability, with a live progress line, per-step metrics
 // (JSONL beside the run and rows in the store) and resume after a crash.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
@@ -71,12 +72,9 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   return cfg;
 }
 
-function describe(e: TrainEvent, cfg: TrainConfig, last: { reward: string; held: string; rollouts: number }): string {
-  if (e.kind === 'phase') {
-    const count = e.total ? ` ${e.done}/${e.total}` : '';
-    return `step ${e.step}/${cfg.steps} | rollouts ${last.rollouts}/${cfg.budget} | reward ${last.reward} | held-out ${last.held} | ${e.phase}${count}`;
-  }
-  return '';
+function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: TrainConfig, last: { reward: string; held: string; rollouts: number }): string {
+  const count = e.total ? ` ${e.done}/${e.total}` : '';
+  return `step ${e.step}/${cfg.steps} | rollouts ${last.rollouts}/${cfg.budget} | reward ${last.reward} | held-out ${last.held} | ${e.phase}${count}`;
 }
 
 export async function trainCommand(ctx: CliContext): Promise<number> {
@@ -92,7 +90,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
     const runName = String(f.run ?? 'default');
     const runDir = join(dir, 'runs', runName);
-    if (f.fresh) (await import('node:fs')).rmSync(runDir, { recursive: true, force: true });
+    if (f.fresh) rmSync(runDir, { recursive: true, force: true });
     const prior = loadState(runDir);
     if (prior && JSON.stringify({ ...prior.config, timeLimitMin: 0 }) !== JSON.stringify({ ...cfg, timeLimitMin: 0 })) {
       throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
@@ -116,7 +114,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
           progress.done();
           ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}, non-degenerate groups ${m.nonDegenerate}/${m.groups}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
         }
-        if (e.kind === 'phase') progress.update(describe(e, cfg, last));
+        if (e.kind === 'phase') progress.update(progressLine(e, cfg, last));
       },
     });
     progress.done();

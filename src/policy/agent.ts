@@ -12,7 +12,7 @@ import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
 import { enclosingNames, featurize, type FeatureContext } from './features.js';
 import type { Decision, LinearPolicy } from './linear.js';
-import { observeTests, words, type TestObservation } from './observe.js';
+import { observeTests, stemOf, words, type TestObservation } from './observe.js';
 
 export interface EmbeddedAgentOptions {
   seed: number;
@@ -28,11 +28,6 @@ export interface EmbeddedAgentOptions {
 type Pending = { kind: 'test' } | { kind: 'glob' } | { kind: 'read'; file: string; test: boolean; line?: number } | { kind: 'edit'; repair?: Repair; undo?: boolean };
 
 const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|\/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?[jt]sx?$/;
-
-/** A file's name without directories, extension and test markers: tests/test_lru.py and src/lru.js share "lru". */
-export function stemOf(path: string): string {
-  return (path.split('/').pop() ?? '').replace(/\.[^.]*$/, '').replace(/\.(test|spec)$/, '').replace(/^test_|_test$/, '').toLowerCase();
-}
 
 /** Stems of the test files the failing tests live in. */
 function testedStems(obs: TestObservation): Set<string> {

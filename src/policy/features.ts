@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { OPERATORS } from '../taskpilot/procedural/index.js';
 import type { Repair } from './candidates.js';
-import { words, type Failure, type Frame } from './observe.js';
+import { stemOf, words, type Failure, type Frame } from './observe.js';
 
 export interface Sparse {
   idx: number[];
@@ -91,7 +91,7 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
     inFrame, near, fileInFrames, depthScore, fnInTests, fnInInstr,
     overlap(lineWords, ctx.testWords), overlap(lineWords, ctx.instructionWords),
     ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0, ctx.blind ? fnInInstr : 0, fnInMessage, ctx.blind ? 0 : fnInTests * near,
-    ctx.testedStems.has((r.file.split('/').pop() ?? '').replace(/\.[^.]*$/, '').toLowerCase()) ? 1 : 0,
+    ctx.testedStems.has(stemOf(r.file)) ? 1 : 0,
   ];
   const idx: number[] = [];
   const val: number[] = [];

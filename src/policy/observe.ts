@@ -105,3 +105,8 @@ export function words(text: string): Set<string> {
   }
   return out;
 }
+
+/** A file's name without directories, extension and test markers: tests/test_lru.py and src/lru.js share "lru". */
+export function stemOf(path: string): string {
+  return (path.split('/').pop() ?? '').replace(/\.[^.]*$/, '').replace(/\.(test|spec)$/, '').replace(/^test_|_test$/, '').toLowerCase();
+}

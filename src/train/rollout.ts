@@ -1,7 +1,7 @@
 // One rollout: the policy works on a task in a fresh agent workspace through
 // the harness, then the verifier grades what it changed in another fresh
-// workspace. An infrastructure failure is retried once and otherwise reported
-// as such (reward null), never scored 0; one failed rollout never throws.
+// workspace. An infrastructure failure comes back as reward null (callers
+// retry it with a fresh model), never scored 0; one failed rollout never throws.
 import { createHash } from 'node:crypto';
 import { runAgent } from '../agent/loop.js';
 import { Recorder, type StopReason } from '../agent/trajectory.js';

@@ -4,7 +4,6 @@
 // so a crash loses no validated task, and several runs (a benchmark's seeds
 // and curricula) can share one bank: what one synthesized, others reuse.
 import { existsSync } from 'node:fs';
-import type { BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import type { Runtime } from '../runtime/types.js';
 import { readTasks } from '../task/io.js';
@@ -61,7 +60,7 @@ export class TaskSupply {
   }
 
   /** Up to `want` tasks not in `used`, synthesizing once when the bank is short. */
-  async take(env: string, knobs: Knobs, want: number, used: Set<string>, built?: BuiltEnv): Promise<Task[]> {
+  async take(env: string, knobs: Knobs, want: number, used: Set<string>): Promise<Task[]> {
     const key = knobKey(knobs);
     let have = this.unused(env, key, used);
     if (have.length < want) {
@@ -80,7 +79,6 @@ export class TaskSupply {
         // rewrite its task directory under the same id at other knobs.
         knownBugKeys: (name) => [...this.bank.values()].filter((t) => t.env.name === name).map((t) => patchKey(t.bugPatch)),
       });
-      void built;
       this.yield.candidates += Object.values(stats.byStrategy).reduce((a, c) => a + (c.candidates ?? 0), 0);
       this.yield.valid += stats.tasks.length;
       this.yield.ms += performance.now() - t0;

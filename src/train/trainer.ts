@@ -74,10 +74,15 @@ export interface StepMetrics {
 
 const EVAL_SEED = 7;
 
-/** Mean reward of the sampled batch's rollouts (infrastructure failures left out). */
-function batchMean(groups: RolloutResult[][]): number {
-  const rewards = groups.flat().map((r) => r.reward).filter((r): r is number => r !== null);
-  return rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
+/** The sampled batch's mean reward (infrastructure failures left out), infrastructure failures, and groups with mixed rewards. */
+function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number; nonDegenerate: number } {
+  const all = groups.flat().map((r) => r.reward);
+  const rewards = all.filter((r): r is number => r !== null);
+  return {
+    meanReward: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0,
+    infraFailures: all.length - rewards.length,
+    nonDegenerate: groups.filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length,
+  };
 }
 
 export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
@@ -108,8 +113,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   };
   if (saved) emit({ kind: 'resume', step: saved.step, rollouts: saved.rolloutsUsed });
   const started = performance.now() - state.elapsedMs;
-  const tasks = new Map<string, Task>();
-  const taskOf = (id: string) => tasks.get(id) ?? supply.task(id) ?? evalSupply.task(id);
+  const taskOf = (id: string) => supply.task(id) ?? evalSupply.task(id);
 
   /** One rollout of a task with the current policy; infra failures retried once. */
   const runOne = async (task: Task, seed: number, greedy = false): Promise<RolloutResult> => {
@@ -218,10 +222,10 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
     const probeGroups = stocker.takeGroups();
-    const upd = updatePolicy(policy, [...results.values(), ...probeGroups], cfg.advantage, cfg.lr);
-    const { gradNorm } = upd;
-    // The share of non-degenerate groups is about the sampled batch (probe groups are mixed by construction).
-    const nonDegenerate = [...results.values()].filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length;
+    const gradNorm = updatePolicy(policy, [...results.values(), ...probeGroups], cfg.advantage, cfg.lr);
+    // Batch figures are about the sampled batch (probe groups are mixed by construction).
+    const batchFigures = batchStats([...results.values()]);
+    const { nonDegenerate } = batchFigures;
     state.groups.total += batch.length;
     state.groups.degenerate += batch.length - nonDegenerate;
     ms.update = performance.now() - t2;
@@ -239,8 +243,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const levels: Record<string, number> = {};
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
-      step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchMean([...results.values()]),
-      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, infraFailures: upd.infraFailures,
+      step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
+      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

@@ -7,22 +7,13 @@ import type { LinearPolicy } from '../policy/linear.js';
 import { advantages, isDegenerate, type AdvantageMethod } from './advantages.js';
 import type { RolloutResult } from './rollout.js';
 
-export interface UpdateStats {
-  groups: number;
-  nonDegenerate: number;
-  infraFailures: number;
-  meanReward: number;
-  gradNorm: number;
-}
-
-export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number): UpdateStats {
+/** The gradient norm of the step taken (0 when every group was degenerate: no update). */
+export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number): number {
   const grad = new Float64Array(FEATURE_DIM);
-  let nonDegenerate = 0, infra = 0, sum = 0, n = 0, rollouts = 0;
+  let nonDegenerate = 0, rollouts = 0;
   for (const rs of groups) {
     const rewards = rs.map((r) => r.reward);
     rollouts += rs.length;
-    infra += rewards.filter((r) => r === null).length;
-    for (const r of rewards) if (r !== null) { sum += r; n++; }
     if (isDegenerate(rewards)) continue;
     nonDegenerate++;
     advantages(rewards, method).forEach((a, i) => {
@@ -31,6 +22,5 @@ export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], me
   }
   // Mean over the step's rollouts (Dr. GRPO: no per-length normalisation).
   for (let i = 0; i < grad.length; i++) grad[i]! /= rollouts || 1;
-  const gradNorm = nonDegenerate ? policy.update(grad, lr) : 0;
-  return { groups: groups.length, nonDegenerate, infraFailures: infra, meanReward: n ? sum / n : 0, gradNorm };
+  return nonDegenerate ? policy.update(grad, lr) : 0;
 }
