@@ -18,7 +18,7 @@ import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
-import { deriveSeed, rng } from '../util/rng.js';
+import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import type { TrainConfig } from './config.js';
 import { rollout, type RolloutResult } from './rollout.js';
@@ -184,7 +184,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
       });
     } else {
       const ids = state.fixedIds ?? [];
-      batch = [...ids].sort(() => random() - 0.5).slice(0, cfg.batch);
+      batch = shuffle(ids, random).slice(0, cfg.batch);
       for (const id of batch) if (!taskPool.get(id)) taskPool.add({ taskId: id, env: taskOf(id)!.env.name, familyKey: knobKey(taskKnobs(taskOf(id)!)), addedStep: step, state: 'active' });
     }
     if (batch.length === 0) {
