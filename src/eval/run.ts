@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Task } from '../task/task.js';
-import { rollout, type RolloutResult } from '../train/rollout.js';
+import { rolloutWithRetry } from '../train/rollout.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { pool } from '../util/pool.js';
 import { deriveSeed } from '../util/rng.js';
@@ -70,31 +70,14 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
   const verdicts = new Map<string, VerifierReport>();
   const progress: EvalProgress = { done: 0, total: items.length, solvedTasks: 0, passes: 0, scored: 0, infra: 0 };
 
-  const once = async (task: Task, seed: number, recorderPath: string | undefined): Promise<RolloutResult | { reward: null; stopReason: 'infra-error'; steps: 0; ms: number; reason: string }> => {
-    const t0 = performance.now();
-    const built = opts.built.get(task.id)!;
-    let model: Model;
-    try {
-      model = await opts.models.forEpisode({ seed, task, built });
-    } catch (err) {
-      return { reward: null, stopReason: 'infra-error', steps: 0, ms: performance.now() - t0, reason: `model: ${(err as Error).message}` };
-    }
-    try {
-      return await rollout(task, model, { built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}) });
-    } finally {
-      await model.close?.();
-    }
-  };
-
   await pool(items, opts.workers, async ({ task, ti, attempt }) => {
     const seed = deriveSeed(opts.seed, task.id, attempt);
     const recorderPath = opts.trajectoriesDir ? join(opts.trajectoriesDir, safeName(task.id), `attempt-${attempt}.jsonl`) : undefined;
-    let r = await once(task, seed, recorderPath);
-    let retried = false;
-    if (r.reward === null) {
-      retried = true;
-      r = await once(task, seed, recorderPath);
-    }
+    const built = opts.built.get(task.id)!;
+    const r = await rolloutWithRetry(task, () => opts.models.forEpisode({ seed, task, built }), {
+      built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}),
+    });
+    const { retried } = r;
     const res: AttemptResult = {
       attempt, seed, reward: r.reward, stopReason: r.stopReason, steps: r.steps, ms: Math.round(r.ms), retried,
       ...(r.reason ? { reason: r.reason } : {}),

@@ -108,3 +108,31 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
     ...(report.reason ? { reason: report.reason } : {}),
   };
 }
+
+/**
+ * A rollout whose infrastructure failure is tried once more with a fresh
+ * model (a failure to create the model counts as one); `retried` says so.
+ * The model is closed after each try.
+ */
+export async function rolloutWithRetry(
+  task: Task, newModel: (attempt: number) => Promise<Model & { decisions?: Decision[] }> | (Model & { decisions?: Decision[] }), ctx: RolloutContext,
+): Promise<RolloutResult & { retried: boolean }> {
+  let res: RolloutResult | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const t0 = performance.now();
+    let model: Model & { decisions?: Decision[] };
+    try {
+      model = await newModel(attempt);
+    } catch (err) {
+      res = { taskId: task.id, reward: null, stopReason: 'infra-error', steps: 0, decisions: [], ms: performance.now() - t0, verifyMs: 0, cached: false, reason: `model: ${(err as Error).message}` };
+      continue;
+    }
+    try {
+      res = await rollout(task, model, ctx);
+    } finally {
+      await model.close?.();
+    }
+    if (res.reward !== null) return { ...res, retried: attempt > 0 };
+  }
+  return { ...res!, retried: true };
+}

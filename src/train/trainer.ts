@@ -21,7 +21,7 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import type { TrainConfig } from './config.js';
-import { rollout, type RolloutResult } from './rollout.js';
+import { rolloutWithRetry, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
@@ -118,13 +118,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   /** One rollout of a task with the current policy; infra failures retried once. */
   const runOne = async (task: Task, seed: number, greedy = false): Promise<RolloutResult> => {
     const built = await builtFor(task.env.name);
-    let res: RolloutResult | undefined;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const agent = new EmbeddedAgent(policy, { seed: deriveSeed(seed, attempt), greedy });
-      res = await rollout(task, agent, { built, runtime: deps.runtime, dataDir: deps.dataDir, verdicts, testRuns });
-      if (res.reward !== null) break;
-    }
-    return res!;
+    const newAgent = (attempt: number) => new EmbeddedAgent(policy, { seed: deriveSeed(seed, attempt), greedy });
+    return rolloutWithRetry(task, newAgent, { built, runtime: deps.runtime, dataDir: deps.dataDir, verdicts, testRuns });
   };
 
   // Held-out tasks: the same for every run and curriculum (fixed seed, shared bank).
