@@ -34,6 +34,8 @@ export type NewEntry = Pick<PoolEntry, 'taskId' | 'env' | 'familyKey' | 'addedSt
 
 export interface PoolOptions {
   retireAbove: number;
+  /** An active task that falls below this mean leaves training (rejected): it would mostly give all-fail groups. */
+  shelveBelow: number;
   /** A retired task replayed back below this mean returns to the frontier. */
   reactivateBelow: number;
   minObservations: number;
@@ -41,7 +43,7 @@ export interface PoolOptions {
   priorStrength: number;
 }
 
-export const POOL_DEFAULTS: PoolOptions = { retireAbove: 0.9, reactivateBelow: 0.7, minObservations: 8, discount: DEFAULT_DISCOUNT, priorStrength: DEFAULT_PRIOR_STRENGTH };
+export const POOL_DEFAULTS: PoolOptions = { retireAbove: 0.9, shelveBelow: 0.1, reactivateBelow: 0.7, minObservations: 8, discount: DEFAULT_DISCOUNT, priorStrength: DEFAULT_PRIOR_STRENGTH };
 
 export interface SampleOptions {
   freshShare: number;
@@ -53,7 +55,7 @@ export interface SampleOptions {
   replay: number;
 }
 
-export const SAMPLE_DEFAULTS: SampleOptions = { freshShare: 0.3, temperature: 0.3, staleness: 0.3, replay: 0.1 };
+export const SAMPLE_DEFAULTS: SampleOptions = { freshShare: 0.2, temperature: 0.2, staleness: 0.1, replay: 0.1 };
 
 export type SampleReason = 'fresh' | 'frontier' | 'replay';
 export interface Sampled {
@@ -155,6 +157,7 @@ export class TaskPool {
     this.families.record(e.familyKey, s, f, step);
     const m = mean(e.posterior);
     if (e.state === 'active' && e.observations >= this.opts.minObservations && m > this.opts.retireAbove) e.state = 'retired';
+    else if (e.state === 'active' && e.observations >= this.opts.minObservations && m < this.opts.shelveBelow) e.state = 'rejected';
     else if (e.state === 'retired' && m < this.opts.reactivateBelow) e.state = 'active';
     return e;
   }
@@ -214,7 +217,7 @@ export class TaskPool {
   }
 
   static fromJSON(json: PoolJSON): TaskPool {
-    const pool = new TaskPool(json.opts, FamilyStats.fromJSON(json.families));
+    const pool = new TaskPool({ ...POOL_DEFAULTS, ...json.opts }, FamilyStats.fromJSON(json.families));
     for (const e of json.entries) pool.entries.set(e.taskId, clone(e));
     return pool;
   }

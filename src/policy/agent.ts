@@ -4,19 +4,21 @@
 // time (Edit, run the tests; keep a repair that lowers the number of failing
 // tests, undo one that does not) and submit when the tests pass or its
 // attempts run out. Which repair to try is the one learned choice: sampled
-// from the log-linear model, its exact log-probability recorded as the turn's
-// logprob and in `decisions` for the trainer.
+// from the log-linear model over every candidate repair in the files read
+// (the model's starting weights say where to look, see PRIOR in features.ts),
+// its exact log-probability recorded as the turn's logprob and in
+// `decisions` for the trainer.
 import type { Model, ModelTurn, ToolCall, TurnRequest } from '../model/types.js';
 import { languageOf } from '../taskpilot/syntax.js';
 import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
-import { enclosingNames, featurize, type FeatureContext } from './features.js';
+import { featurize, type FeatureContext } from './features.js';
 import type { Decision, LinearPolicy } from './linear.js';
-import { observeTests, stemOf, words, type TestObservation } from './observe.js';
+import { observeTests, TEST_PATH, testedStems, words, type TestObservation } from './observe.js';
 
 export interface EmbeddedAgentOptions {
   seed: number;
-  /** Repairs tried before giving up (default 6). */
+  /** Repairs tried before giving up (default 10). */
   maxAttempts?: number;
   temperature?: number;
   /** Take the most probable repair (evaluation) instead of sampling. */
@@ -25,14 +27,10 @@ export interface EmbeddedAgentOptions {
   maxFiles?: number;
 }
 
+/** About 0.7 s of sandboxed test run each on the JavaScript starters. */
+export const MAX_ATTEMPTS = 10;
+
 type Pending = { kind: 'test' } | { kind: 'glob' } | { kind: 'read'; file: string; test: boolean; line?: number } | { kind: 'edit'; repair?: Repair; undo?: boolean };
-
-const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|\/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?[jt]sx?$/;
-
-/** Stems of the test files the failing tests live in. */
-function testedStems(obs: TestObservation): Set<string> {
-  return new Set(obs.frames.filter((f) => TEST_PATH.test(f.file)).map((f) => stemOf(f.file)));
-}
 
 /** The test command the harness put in the instruction ("Run the tests with:" and an indented line). */
 export function testCommandOf(instruction: string): string | null {
@@ -51,6 +49,7 @@ export class EmbeddedAgent implements Model {
   private instructionWords = new Set<string>();
   private readonly files = new Map<string, string>();
   private readonly testWords = new Set<string>();
+  private readonly failLineWords = new Set<string>();
   private readonly queue: Pending[] = [];
   private baseline: TestObservation | null = null;
   private current: TestObservation | null = null;
@@ -112,8 +111,13 @@ export class EmbeddedAgent implements Model {
         this.queue.push({ kind: 'read', file: fr.file, test: true, line: fr.line });
       }
     } else if (p.kind === 'read') {
-      const lines = [...out.matchAll(/^ *(\d+)\t(.*)$/gm)].map((m) => m[2]!);
-      if (p.test) for (const w of words(lines.join('\n'))) this.testWords.add(w);
+      const numbered = [...out.matchAll(/^ *(\d+)\t(.*)$/gm)];
+      const lines = numbered.map((m) => m[2]!);
+      if (p.test) {
+        for (const w of words(lines.join('\n'))) this.testWords.add(w);
+        const at = numbered.find((m) => Number(m[1]) === p.line)?.[2];
+        if (at) for (const w of words(at)) this.failLineWords.add(w);
+      }
       else if (lines.length) this.files.set(p.file, lines.join('\n') + '\n');
     } else if (p.kind === 'edit' && p.repair && !p.undo) {
       if (out.startsWith('Error')) {
@@ -155,7 +159,7 @@ export class EmbeddedAgent implements Model {
       return { tool: 'Edit', args: { file_path: p.repair.file, old_string: e.new_string, new_string: e.old_string }, action: p };
     }
     if (this.current?.green && this.baseline && !this.baseline.green) return null;
-    if (this.attempts >= (this.opts.maxAttempts ?? 6)) return null;
+    if (this.attempts >= (this.opts.maxAttempts ?? MAX_ATTEMPTS)) return null;
     const choice = await this.choose();
     if (!choice) return null;
     this.attempts++;
@@ -174,41 +178,14 @@ export class EmbeddedAgent implements Model {
     }
     if (cands.length === 0) return null;
     const obs = this.current ?? { failures: [], frames: [], green: false };
-    const focused = this.focus(cands, obs);
     const ctx: FeatureContext = {
-      frames: obs.frames, failures: obs.failures, testWords: this.testWords, instructionWords: this.instructionWords,
+      frames: obs.frames, failures: obs.failures, testWords: this.testWords, failLineWords: this.failLineWords, instructionWords: this.instructionWords,
       tried: this.triedLines, blind: obs.failures.length === 0, testedStems: testedStems(obs),
     };
-    const feats = focused.map((c) => featurize(c.r, c.text, ctx));
+    const feats = cands.map((c) => featurize(c.r, c.text, ctx));
     const temperature = this.opts.temperature ?? 1;
     const { index, logprob } = this.policy.choose(feats, this.random, temperature, this.opts.greedy);
     this.decisions.push({ feats, chosen: index, temperature });
-    return { repair: focused[index]!.r, logprob };
+    return { repair: cands[index]!.r, logprob };
   }
-
-  /**
-   * Where to look, before anything is learned: repairs near a source line of
-   * a failing stack trace, or in a function the failing tests (or, when no
-   * test fails visibly, the instruction) name. All repairs when none is.
-   */
-  private focus(cands: { r: Repair; text: string }[], obs: TestObservation): { r: Repair; text: string }[] {
-    const frames = obs.frames.filter((f) => !TEST_PATH.test(f.file));
-    const named = obs.failures.length ? this.testWords : this.instructionWords;
-    const stems = testedStems(obs);
-    const tiers: ((c: { r: Repair; text: string }) => boolean)[] = [
-      ({ r }) => frames.some((f) => f.file === r.file && Math.abs(f.line - r.line) <= 3),
-      ({ r, text }) => {
-        const fn = enclosingNames(text)[r.line - 1];
-        return Boolean(fn && named.has(fn.toLowerCase()));
-      },
-      ({ r }) => stems.has(stemOf(r.file)),
-    ];
-    // The narrowest place that has candidates: stack frames, then named functions, then files named like the tests.
-    for (const tier of tiers) {
-      const out = cands.filter(tier);
-      if (out.length) return out;
-    }
-    return cands;
-  }
-
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { OPERATORS } from '../taskpilot/procedural/index.js';
 import type { Repair } from './candidates.js';
-import { stemOf, words, type Failure, type Frame } from './observe.js';
+import { stemOf, TEST_PATH, words, type Failure, type Frame } from './observe.js';
 
 export interface Sparse {
   idx: number[];
@@ -18,6 +18,8 @@ export interface FeatureContext {
   failures: Failure[];
   /** Words of the failing tests: names, quoted lines, the test code read around them. */
   testWords: Set<string>;
+  /** Words of the exact test lines the failing tests stopped at (the calls under test). */
+  failLineWords?: Set<string>;
   instructionWords: Set<string>;
   /** `file:line` of repairs tried and undone. */
   tried: Set<string>;
@@ -27,16 +29,45 @@ export interface FeatureContext {
   testedStems: Set<string>;
 }
 
+/** The dense features, in slot order. */
+export const DENSE_FEATURES = [
+  'inFrame', 'near', 'fileInFrames', 'depthScore', 'fnInTests', 'fnInInstr', 'lineTestOverlap', 'lineInstrOverlap',
+  'tried', 'blindFnInInstr', 'fnInMessage', 'fnInTestsNear', 'testedStem',
+  // Shares of the failing tests whose trace passes within 1 / 3 lines of the
+  // candidate, whose innermost source frame is within 3 lines, whose trace
+  // passes through the candidate's function; the function is called on a
+  // line a failing test stopped at.
+  'cov1', 'cov3', 'innermost', 'fnOnStack', 'fnCalled',
+] as const;
+export type DenseFeature = (typeof DENSE_FEATURES)[number];
+export const slotOf = (name: DenseFeature): number => DENSE_FEATURES.indexOf(name);
+
+/**
+ * The untrained policy's weights: where a person would look first (lines the
+ * failing traces share, the function the failing test calls), nothing about
+ * which edit to make. Training moves these and learns the rest from zero.
+ */
+export const PRIOR: Partial<Record<DenseFeature, number>> = {
+  cov1: 2, cov3: 1, innermost: 1, fnOnStack: 1.5, fnCalled: 2, fnInTests: 1, fnInInstr: 1.5, testedStem: 1, tried: -1,
+};
+
 const OPS = OPERATORS.map((o) => o.name);
 const NOPS = OPS.length;
-const DENSE = 13;
+const DENSE = DENSE_FEATURES.length;
 const OP_BASE = DENSE;
 const OP_FRAME = OP_BASE + NOPS;
 const OP_TESTFN = OP_FRAME + NOPS;
 const HASH_BASE = OP_TESTFN + NOPS;
 const HASH_SLOTS = 512;
 export const FEATURE_DIM = HASH_BASE + HASH_SLOTS;
-export const FEATURE_VERSION = 1;
+export const FEATURE_VERSION = 2;
+
+/** The prior as a weight vector. */
+export function priorWeights(): Float64Array {
+  const w = new Float64Array(FEATURE_DIM);
+  for (const [name, v] of Object.entries(PRIOR)) w[slotOf(name as DenseFeature)] = v;
+  return w;
+}
 
 function hashSlot(key: string): number {
   return HASH_BASE + (createHash('md5').update(key).digest().readUInt32LE(0) % HASH_SLOTS);
@@ -63,6 +94,28 @@ export function enclosingNames(text: string): string[] {
   return out;
 }
 
+/**
+ * An edit's text with names and literals abstracted ("'expire', node" reads
+ * "s, a"; small integers stay): edit kinds that carry over between code bases.
+ */
+export function shapeOf(code: string): string {
+  return code
+    .replace(/(['"`])(?:\\.|(?!\1).)*\1/g, 's')
+    .replace(/\b(?:0|1|2|-1)\b|\b\d+(?:\.\d+)?\b/g, (n) => (['0', '1', '2'].includes(n) ? n : 'n'))
+    .replace(/\b(?!s\b|n\b)[A-Za-z_$][\w$]*\b/g, (w) => (['true', 'false', 'null', 'undefined', 'None', 'True', 'False', 'not', 'and', 'or', 'in', 'is'].includes(w) ? w : 'a'))
+    .replace(/\s+/g, ' ');
+}
+
+const linesCache = new Map<string, string[]>();
+function linesOf(text: string): string[] {
+  let hit = linesCache.get(text);
+  if (!hit) {
+    if (linesCache.size > 500) linesCache.clear();
+    linesCache.set(text, (hit = text.split('\n')));
+  }
+  return hit;
+}
+
 function overlap(a: Set<string>, b: Set<string>): number {
   if (a.size === 0) return 0;
   let n = 0;
@@ -70,9 +123,48 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return n / a.size;
 }
 
+/** Source frames (test files left out) grouped by the failure they belong to. */
+const tracesCache = new WeakMap<FeatureContext, Frame[][]>();
+function traces(ctx: FeatureContext): Frame[][] {
+  let t = tracesCache.get(ctx);
+  if (!t) {
+    const by = new Map<number, Frame[]>();
+    for (const f of ctx.frames) {
+      if (TEST_PATH.test(f.file)) continue;
+      const k = f.failure ?? 0;
+      by.set(k, [...(by.get(k) ?? []), f]);
+    }
+    tracesCache.set(ctx, (t = [...by.values()]));
+  }
+  return t;
+}
+
+/** Shares of failing tests whose traces pass near the candidate (see DENSE_FEATURES). */
+function coverage(r: Repair, fnOf: string[], ctx: FeatureContext): { cov1: number; cov3: number; innermost: number; fnOnStack: number } {
+  const fn = fnOf[r.line - 1] ?? '';
+  let cov1 = 0, cov3 = 0, innermost = 0, fnOnStack = 0;
+  const all = traces(ctx);
+  for (const trace of all) {
+    let d = Infinity, onStack = false;
+    trace.forEach((f, i) => {
+      if (f.file !== r.file) return;
+      const dist = Math.abs(f.line - r.line);
+      d = Math.min(d, dist);
+      if (i === 0 && dist <= 3) innermost++;
+      if (fn && fnOf[f.line - 1] === fn) onStack = true;
+    });
+    if (d <= 1) cov1++;
+    if (d <= 3) cov3++;
+    if (onStack) fnOnStack++;
+  }
+  const n = Math.max(1, all.length);
+  return { cov1: cov1 / n, cov3: cov3 / n, innermost: innermost / n, fnOnStack: fnOnStack / n };
+}
+
 export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse {
-  const lines = text.split('\n');
-  const fn = enclosingNames(text)[r.line - 1] ?? '';
+  const lines = linesOf(text);
+  const fnOf = enclosingNames(text);
+  const fn = fnOf[r.line - 1] ?? '';
   const fnWords = fn ? words(fn) : new Set<string>();
   const lineWords = words(lines[r.line - 1] ?? '');
   let inFrame = 0, near = 0, fileInFrames = 0, depthScore = 0;
@@ -87,24 +179,28 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
   const fnInInstr = fn && (ctx.instructionWords.has(fn.toLowerCase()) || overlap(fnWords, ctx.instructionWords) >= 0.5) ? 1 : 0;
   const messages = ctx.failures.map((f) => f.message).join('\n');
   const fnInMessage = fn && messages.includes(fn) ? 1 : 0;
-  const dense = [
+  const fnCalled = fn && ctx.failLineWords?.has(fn.toLowerCase()) ? 1 : 0;
+  const cov = coverage(r, fnOf, ctx);
+  const values: Record<DenseFeature, number> = {
     inFrame, near, fileInFrames, depthScore, fnInTests, fnInInstr,
-    overlap(lineWords, ctx.testWords), overlap(lineWords, ctx.instructionWords),
-    ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0, ctx.blind ? fnInInstr : 0, fnInMessage, ctx.blind ? 0 : fnInTests * near,
-    ctx.testedStems.has(stemOf(r.file)) ? 1 : 0,
-  ];
+    lineTestOverlap: overlap(lineWords, ctx.testWords), lineInstrOverlap: overlap(lineWords, ctx.instructionWords),
+    tried: ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0, blindFnInInstr: ctx.blind ? fnInInstr : 0, fnInMessage,
+    fnInTestsNear: ctx.blind ? 0 : fnInTests * near, testedStem: ctx.testedStems.has(stemOf(r.file)) ? 1 : 0,
+    ...cov, fnCalled,
+  };
   const idx: number[] = [];
   const val: number[] = [];
-  dense.forEach((v, i) => { if (v) { idx.push(i); val.push(v); } });
+  DENSE_FEATURES.forEach((name, i) => { const v = values[name]; if (v) { idx.push(i); val.push(v); } });
   const op = OPS.indexOf(r.operator);
   if (op >= 0) {
     idx.push(OP_BASE + op); val.push(1);
     if (inFrame || near > 0.5) { idx.push(OP_FRAME + op); val.push(Math.max(inFrame, near)); }
     if (fnInTests || fnInInstr) { idx.push(OP_TESTFN + op); val.push(1); }
   }
-  const kind = `${r.before}\u2192${r.after}`;
+  const shape = `${shapeOf(r.before)}\u2192${shapeOf(r.after)}`;
   const errorType = ctx.failures[0]?.errorType ?? 'none';
-  for (const key of [`k:${r.operator}:${kind}`, `e:${r.operator}:${errorType}`, `ke:${kind}:${errorType}`]) {
+  const keys = [`s:${r.operator}:${shape}`, `e:${r.operator}:${errorType}`, `se:${shape}:${errorType}`];
+  for (const key of keys) {
     const slot = hashSlot(key);
     const at = idx.indexOf(slot);
     if (at >= 0) val[at]! += 1;

@@ -3,7 +3,7 @@
 // gradient ∇log π(a) = (φ(a) − E_π[φ]) / T, and Adam updates. Checkpoints are
 // small JSON files.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { FEATURE_DIM, FEATURE_VERSION, type Sparse } from './features.js';
+import { FEATURE_DIM, FEATURE_VERSION, priorWeights, type Sparse } from './features.js';
 
 /** One choice the policy made: every candidate's features and the one taken. */
 export interface Decision {
@@ -27,11 +27,19 @@ function dot(w: Float64Array, f: Sparse): number {
 }
 
 export class LinearPolicy {
-  readonly w = new Float64Array(FEATURE_DIM);
+  /** Where the weights start, and where weight decay pulls them back to. */
+  readonly w0: Float64Array;
+  readonly w: Float64Array;
   private m = new Float64Array(FEATURE_DIM);
   private v = new Float64Array(FEATURE_DIM);
   private t = 0;
   step = 0;
+
+  /** Starts at the prior of `features.ts` (a person's first guess of where to look); `zero` starts at all zeros. */
+  constructor(init: 'prior' | 'zero' = 'prior') {
+    this.w0 = init === 'prior' ? priorWeights() : new Float64Array(FEATURE_DIM);
+    this.w = Float64Array.from(this.w0);
+  }
 
   probabilities(feats: Sparse[], temperature = 1): number[] {
     const logits = feats.map((f) => dot(this.w, f) / temperature);
@@ -68,13 +76,19 @@ export class LinearPolicy {
     });
   }
 
-  /** One Adam ascent step on the objective whose gradient is `grad`. */
-  update(grad: Float64Array, lr: number, l2 = 1e-4): number {
+  /**
+   * One Adam ascent step on the objective whose gradient is `grad`, with
+   * decoupled weight decay toward the starting weights (inside Adam's
+   * normalisation a tiny decay on a feature with no gradient would move it
+   * by the full learning rate).
+   */
+  update(grad: Float64Array, lr: number, decay = 1e-3): number {
     const b1 = 0.9, b2 = 0.999, eps = 1e-8;
     this.t++;
     let norm = 0;
     for (let i = 0; i < FEATURE_DIM; i++) {
-      const g = grad[i]! - l2 * this.w[i]!;
+      const g = grad[i]!;
+      this.w[i]! -= lr * decay * (this.w[i]! - this.w0[i]!);
       norm += g * g;
       this.m[i] = b1 * this.m[i]! + (1 - b1) * g;
       this.v[i] = b2 * this.v[i]! + (1 - b2) * g * g;

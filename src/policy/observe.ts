@@ -10,6 +10,8 @@ export interface Frame {
   line: number;
   /** Position in the failing test's trace: 0 is the innermost frame. */
   depth: number;
+  /** Index of the failure (in `failures`) whose trace this frame is from. */
+  failure?: number;
 }
 
 export interface Failure {
@@ -58,7 +60,7 @@ function parseTap(text: string, workdir: string, obs: TestObservation): void {
     const frames: Frame[] = [];
     framesIn(stack, workdir, frames);
     if (location) framesIn(location, workdir, frames);
-    obs.frames.push(...frames.map((f, i) => ({ ...f, depth: i })));
+    obs.frames.push(...frames.map((f, i) => ({ ...f, depth: i, failure: obs.failures.length })));
     obs.failures.push({ name: head[1]!.trim(), message, ...(name ? { errorType: name } : {}), snippet: '' });
   }
   const pass = /^# pass (\d+)$/m.exec(text);
@@ -75,7 +77,7 @@ function parsePytest(text: string, workdir: string, obs: TestObservation): void 
     // pytest prints the outermost frame first: reverse so depth 0 is innermost.
     const locs = [...body.matchAll(/^([\w./-]+\.py):(\d+):/gm)].reverse();
     framesIn(locs.map((l) => `${l[1]}:${l[2]}`).join('\n'), workdir, frames);
-    obs.frames.push(...frames);
+    obs.frames.push(...frames.map((f) => ({ ...f, failure: obs.failures.length })));
     const snippet = body.split('\n').filter((l) => /^(?:>|E)\s/.test(l)).join('\n');
     const id = [...failing.keys()].find((k) => k.endsWith(`::${sections[i]}`)) ?? sections[i]!;
     const message = failing.get(id) ?? (/^E\s+(.*)$/m.exec(body)?.[1] ?? '');
@@ -95,6 +97,9 @@ export function observeTests(output: string, exitCode: number | null, workdir: s
   return obs;
 }
 
+/** Paths of test files (by the starter environments' conventions: tests/, test_*.py, *.test.js, ...). */
+export const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|\/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?[jt]sx?$/;
+
 /** Identifier-like words of a text, lower-cased, split on camelCase and snake_case. */
 export function words(text: string): Set<string> {
   const out = new Set<string>();
@@ -109,4 +114,9 @@ export function words(text: string): Set<string> {
 /** A file's name without directories, extension and test markers: tests/test_lru.py and src/lru.js share "lru". */
 export function stemOf(path: string): string {
   return (path.split('/').pop() ?? '').replace(/\.[^.]*$/, '').replace(/\.(test|spec)$/, '').replace(/^test_|_test$/, '').toLowerCase();
+}
+
+/** Stems of the test files the failing tests live in. */
+export function testedStems(obs: TestObservation): Set<string> {
+  return new Set(obs.frames.filter((f) => TEST_PATH.test(f.file)).map((f) => stemOf(f.file)));
 }

@@ -8,12 +8,12 @@ import type { TrainConfig } from './config.js';
 import type { RolloutResult } from './rollout.js';
 import type { TaskSupply } from './supply.js';
 
-/** Single bugs of the operation family with visible tests: what a policy of this design can learn to fix. */
+/** Single bugs of the operation family with visible tests: what a policy of this design can learn to fix. Made before training starts, so with every worker. */
 export async function heldOutTasks(cfg: TrainConfig, supply: TaskSupply, onEnv: (env: string) => void): Promise<string[]> {
   const ids: string[] = [];
   for (const env of cfg.heldOut) {
     onEnv(env);
-    const got = await supply.take(env, { bugs: 1, hint: 'full', visibility: 'visible', family: 'operations' }, cfg.evalTasks, new Set());
+    const got = await supply.take(env, { bugs: 1, hint: 'full', visibility: 'visible', family: 'operations' }, cfg.evalTasks, new Set(), cfg.workers);
     ids.push(...got.map((t) => t.id));
   }
   return ids;

@@ -26,7 +26,8 @@ export interface StockDeps {
   runOne: (task: Task, seed: number) => Promise<RolloutResult>;
   /** Counts every rollout spent (probes are part of the budget). */
   spend: () => void;
-  budgetLeft: () => boolean;
+  /** Rollouts left in the budget, counting those of a batch in flight. */
+  budgetLeft: () => number;
   phase: (step: number, text: string) => void;
 }
 
@@ -86,9 +87,11 @@ export class Stocker {
     let tries = 0;
     const wanted = () => {
       const active = pool.counts().active;
-      return active < 1 ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.ceil(cfg.batch / 2);
+      return active < 1 ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.max(2, Math.ceil(cfg.batch / 2));
     };
-    while (wanted() && this.d.budgetLeft()) {
+    // Room for the probes of one more try (two tasks), so restocking cannot overrun the budget.
+    const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe);
+    while (wanted() && room()) {
       tries++;
       const env = cfg.envs[(step * 3 + tries) % cfg.envs.length]!;
       const knobs = this.d.controller.propose(env, random);
@@ -118,7 +121,7 @@ export class Stocker {
         const rung = LADDER[Math.floor(random() * LADDER.length)]!;
         const knobs: Knobs = { ...rung, family: OPERATOR_FAMILIES[Math.floor(random() * OPERATOR_FAMILIES.length)]! };
         this.d.phase(0, `synthesizing ${env} at ${knobKey(knobs)}`);
-        for (const t of await supply.take(env, knobs, 1, used)) {
+        for (const t of await supply.take(env, knobs, 1, used, cfg.workers)) {
           used.add(t.id);
           ids.push(t.id);
         }

@@ -59,8 +59,11 @@ export class TaskSupply {
     return [...this.bank.values()].filter((t) => t.env.name === env && knobKey(taskKnobs(t)) === key && !used.has(t.id)).sort((a, b) => a.id.localeCompare(b.id));
   }
 
-  /** Up to `want` tasks not in `used`, synthesizing once when the bank is short. */
-  async take(env: string, knobs: Knobs, want: number, used: Set<string>): Promise<Task[]> {
+  /**
+   * Up to `want` tasks not in `used`, synthesizing once when the bank is
+   * short. `workers`: validations in parallel (1 while rollouts run beside it).
+   */
+  async take(env: string, knobs: Knobs, want: number, used: Set<string>, workers = 1): Promise<Task[]> {
     const key = knobKey(knobs);
     let have = this.unused(env, key, used);
     if (have.length < want) {
@@ -69,7 +72,7 @@ export class TaskSupply {
       const t0 = performance.now();
       const n = Math.max(want * 2, this.opts.candidates ?? 6);
       const stats = await synthesize({
-        envs: [loaded], n, workers: 1, seed: deriveSeed(this.opts.seed, env, key, this.rounds++),
+        envs: [loaded], n, workers, seed: deriveSeed(this.opts.seed, env, key, this.rounds++),
         strategies: knobs.bugs > 1 ? ['procedural', 'combine'] : ['procedural'],
         operators: [knobs.family], hint: knobs.hint, visibility: knobs.visibility,
         outDir: this.opts.bankDir, dataDir: this.opts.dataDir, runtime: this.opts.runtime,

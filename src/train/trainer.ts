@@ -129,10 +129,11 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   const evaluate = () =>
     solveRate(state.evalIds, cfg, taskOf, runOne, (done, total) => emit({ kind: 'phase', step: state.step, phase: 'held-out evaluation', done, total }));
 
+  let inFlight = 0; // rollouts of the batch now running (counted when it ends)
   const stocker = new Stocker({
     cfg, supply, pool: taskPool, controller, used, runOne,
     spend: () => state.rolloutsUsed++,
-    budgetLeft: () => state.rolloutsUsed < cfg.budget,
+    budgetLeft: () => cfg.budget - state.rolloutsUsed - inFlight,
     phase: (step, text) => emit({ kind: 'phase', step, phase: text }),
   });
   if (cfg.curriculum !== 'frontier' && state.fixedIds === null) state.fixedIds = await stocker.fixedSet();
@@ -172,6 +173,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
       const t0 = performance.now();
       if (taskPool.counts().active < 1) await stocker.stock(step, random);
       batch = taskPool.sample(cfg.batch, step, random).map((s) => s.taskId);
+      inFlight = batch.length * cfg.group; // restocking below must leave room for them
       const t0b = performance.now();
       ms.synthesis = t0b - t0;
       alongside = stocker.stock(step, rng(deriveSeed(cfg.seed, 'stock', step))).then(() => {
@@ -195,12 +197,14 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const results = new Map<string, RolloutResult[]>(batch.map((id) => [id, []]));
     const jobs = batch.flatMap((id) => Array.from({ length: group }, (_, g) => ({ id, g })));
     let done = 0;
+    inFlight = jobs.length;
     await inParallel(jobs, cfg.workers, async ({ id, g }) => {
       const res = await runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, g));
       results.get(id)!.push(res);
       emit({ kind: 'phase', step, phase: 'rollouts', done: ++done, total: jobs.length });
     });
     state.rolloutsUsed += jobs.length;
+    inFlight = 0;
     ms.rollouts = performance.now() - t1;
     await alongside;
     ms.probe = stocker.probeMs;

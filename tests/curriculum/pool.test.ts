@@ -38,7 +38,7 @@ describe('TaskPool.sample (FRONTIER)', () => {
     const pool = new TaskPool();
     for (let i = 0; i < 20; i++) addAt(pool, `old-${i}`, 0.5);
     for (let i = 0; i < 20; i++) addAt(pool, `new-${i}`, 0.97, { fresh: true, lastSampledStep: null });
-    const batch = pool.sample(10, 1, rng(1), { replay: 0 });
+    const batch = pool.sample(10, 1, rng(1), { replay: 0, freshShare: 0.3 });
     assert.equal(batch.filter((s) => s.reason === 'fresh').length, 3);
     assert.ok(batch.filter((s) => s.reason === 'fresh').every((s) => s.taskId.startsWith('new-')));
     for (const s of batch) assert.equal(pool.get(s.taskId)!.fresh, false);
@@ -98,6 +98,17 @@ describe('TaskPool.record', () => {
       replays += batch.filter((s) => s.reason === 'replay' && s.taskId === 'easy').length;
     }
     assert.ok(replays > 0.05 * slots && replays < 0.15 * slots, `${replays}/${slots}`);
+  });
+
+  it('takes a task that stays unsolved out of training after enough observations', () => {
+    const pool = new TaskPool();
+    addAt(pool, 'hard', 0.3, { posterior: { alpha: 1.5, beta: 2.5, prior: { alpha: 1, beta: 1 } } });
+    pool.record('hard', [0, 0, 0, 0], 1);
+    assert.equal(pool.get('hard')!.state, 'active', 'only 4 observations');
+    for (let s = 2; s <= 6 && pool.get('hard')!.state === 'active'; s++) pool.record('hard', [0, 0, 0, 0], s);
+    assert.equal(pool.get('hard')!.state, 'rejected');
+    addAt(pool, 'other', 0.3);
+    for (let step = 7; step < 20; step++) assert.deepEqual(pool.sample(2, step, rng(step)).map((x) => x.taskId), ['other']);
   });
 
   it('keeps a task below the threshold active and reactivates a regressed retired task', () => {

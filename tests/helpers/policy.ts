@@ -2,7 +2,7 @@
 // (the toy tasks' `-` back to `+`) is all but certain, and a model wrapper
 // that keeps every turn the embedded agent takes.
 import { repairsIn } from '../../src/policy/candidates.js';
-import { featurize, type FeatureContext } from '../../src/policy/features.js';
+import { DENSE_FEATURES, featurize, type FeatureContext } from '../../src/policy/features.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
 import type { EmbeddedAgent } from '../../src/policy/agent.js';
 import type { Model, ModelTurn } from '../../src/model/types.js';
@@ -19,7 +19,7 @@ export async function policyFavouring(file: string, broken: string, right: strin
   const target = repairs.find((r) => broken.slice(0, r.start) + r.text + broken.slice(r.end) === right);
   if (!target) throw new Error(`no candidate repair turns ${file} right`);
   const others = new Set(repairs.filter((r) => r !== target).flatMap((r) => featurize(r, broken, CTX).idx));
-  const own = featurize(target, broken, CTX).idx.filter((i) => !others.has(i) && i >= 13);
+  const own = featurize(target, broken, CTX).idx.filter((i) => !others.has(i) && i >= DENSE_FEATURES.length);
   if (own.length === 0) throw new Error('the right repair has no feature of its own');
   const p = new LinearPolicy();
   for (const i of own) p.w[i] = weight;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { repairsIn, type Repair } from '../../src/policy/candidates.js';
-import { enclosingNames, FEATURE_DIM, featurize, type FeatureContext, type Sparse } from '../../src/policy/features.js';
+import { DENSE_FEATURES, enclosingNames, FEATURE_DIM, featurize, shapeOf, slotOf, type FeatureContext, type Sparse } from '../../src/policy/features.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
 import { words } from '../../src/policy/observe.js';
 
@@ -61,7 +61,7 @@ describe('featurize', () => {
     const noFrames = ctx({ frames: [] });
     const a = featurize(onFrame(), TEXT, noFrames);
     const b = featurize(elsewhere(), TEXT, noFrames);
-    assert.ok(a.idx.filter((i) => i < 13).length > b.idx.filter((i) => i < 13).length, `${a.idx} vs ${b.idx}`);
+    assert.ok(a.idx.filter((i) => i < DENSE_FEATURES.length).length > b.idx.filter((i) => i < DENSE_FEATURES.length).length, `${a.idx} vs ${b.idx}`);
   });
 
   it('marks a line already tried, and is otherwise a pure function of its inputs', async () => {
@@ -84,6 +84,52 @@ describe('featurize', () => {
     const a = featurize(onFrame(), TEXT, ctx());
     const b = featurize(onFrame(), TEXT, ctx({ failures: [{ name: 'add sums', message: 'boom', errorType: 'TypeError', snippet: '' }] }));
     assert.notDeepEqual(a.idx, b.idx);
+  });
+});
+
+describe('featurize: where the failing tests point', () => {
+  let repairs: Repair[];
+  const at = (line: number) => repairs.find((r) => r.line === line && r.operator === 'op_change')!;
+  // Two failing tests: both traces pass through add's line 2; one also through mul's line 6.
+  const frames = [
+    { file: FILE, line: 2, depth: 0, failure: 0 }, { file: 'tests/math.test.js', line: 4, depth: 1, failure: 0 },
+    { file: FILE, line: 2, depth: 0, failure: 1 }, { file: FILE, line: 6, depth: 1, failure: 1 },
+  ];
+
+  it('gives the share of failing traces passing within one and three lines, and through the function', async () => {
+    repairs = await repairsIn(FILE, TEXT);
+    const shared = featurize(at(2), TEXT, ctx({ frames }));
+    const once = featurize(at(6), TEXT, ctx({ frames }));
+    assert.equal(value(shared, slotOf('cov1')), 1);
+    assert.equal(value(shared, slotOf('innermost')), 1);
+    assert.equal(value(shared, slotOf('fnOnStack')), 1);
+    assert.equal(value(once, slotOf('cov1')), 0.5);
+    assert.equal(value(once, slotOf('innermost')), 0, 'mul is not the innermost source frame of any trace');
+    assert.equal(value(once, slotOf('fnOnStack')), 0.5);
+    // Test-file frames do not count as source traces.
+    assert.equal(value(featurize(at(2), TEXT, ctx({ frames: [{ file: 'tests/math.test.js', line: 2, depth: 0, failure: 0 }] })), slotOf('cov1')), 0);
+  });
+
+  it('marks the function a failing test line calls', async () => {
+    repairs = await repairsIn(FILE, TEXT);
+    const c = ctx({ frames: [], failLineWords: words('assert.equal(add(2, 3), 5);') });
+    assert.equal(value(featurize(at(2), TEXT, c), slotOf('fnCalled')), 1);
+    assert.equal(value(featurize(at(6), TEXT, c), slotOf('fnCalled')), 0);
+  });
+
+  it('makes the untrained policy prefer the line both traces share', async () => {
+    repairs = await repairsIn(FILE, TEXT);
+    const probs = new LinearPolicy().probabilities(repairs.map((r) => featurize(r, TEXT, ctx({ frames }))));
+    assert.ok(probs[repairs.indexOf(at(2))]! > 3 * probs[repairs.indexOf(at(6))]!);
+  });
+});
+
+describe('shapeOf', () => {
+  it('abstracts names and literals, keeping operators and small integers', () => {
+    assert.equal(shapeOf("'expire', node"), 's, a');
+    assert.equal(shapeOf('x.length === 0 && y.length > 10'), 'a.a === 0 && a.a > n');
+    assert.equal(shapeOf('a  -  b'), 'a - a');
+    assert.equal(shapeOf('value is not None'), 'a is not None');
   });
 });
 

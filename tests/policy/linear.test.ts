@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { FEATURE_DIM, type Sparse } from '../../src/policy/features.js';
+import { FEATURE_DIM, priorWeights, type Sparse } from '../../src/policy/features.js';
 import { LinearPolicy, type Decision, type PolicyCheckpoint } from '../../src/policy/linear.js';
 import { rng } from '../../src/util/rng.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -26,7 +26,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 describe('LinearPolicy.probabilities', () => {
   it('is uniform at zero weights', () => {
-    const p = new LinearPolicy();
+    const p = new LinearPolicy('zero');
     for (const x of p.probabilities(FEATS)) assert.ok(Math.abs(x - 1 / FEATS.length) < 1e-12);
   });
 
@@ -49,6 +49,24 @@ describe('LinearPolicy.probabilities', () => {
     assert.ok(probs.every(Number.isFinite));
     assert.ok(Math.abs(sum(probs) - 1) < 1e-12);
     assert.ok(Number.isFinite(p.logprob({ feats: FEATS, chosen: 4, temperature: 1 })));
+  });
+});
+
+describe('LinearPolicy starting weights', () => {
+  it('starts at the prior, which a zero gradient leaves in place (decay pulls toward it, not toward 0)', () => {
+    const p = new LinearPolicy();
+    assert.deepEqual([...p.w], [...priorWeights()]);
+    assert.ok(p.w.some((w) => w !== 0), 'the prior has weight somewhere');
+    for (let i = 0; i < 20; i++) p.update(new Float64Array(FEATURE_DIM), 0.5);
+    assert.deepEqual([...p.w], [...priorWeights()]);
+  });
+
+  it('decays a moved weight back toward its start', () => {
+    const p = new LinearPolicy();
+    const slot = p.w.findIndex((w) => w !== 0);
+    p.w[slot] = p.w0[slot]! + 5;
+    p.update(new Float64Array(FEATURE_DIM), 0.5);
+    assert.ok(p.w[slot]! < p.w0[slot]! + 5 && p.w[slot]! > p.w0[slot]!);
   });
 });
 

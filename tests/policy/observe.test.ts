@@ -115,11 +115,11 @@ describe('observeTests on node:test TAP output', () => {
     }
     // The thrown RangeError: div's line in the source at depth 0, then the test's call.
     const src = obs.frames.filter((f) => f.file === 'src/math.js');
-    assert.deepEqual(src, [{ file: 'src/math.js', line: 5, depth: 0 }]);
+    assert.deepEqual(src, [{ file: 'src/math.js', line: 5, depth: 0, failure: 1 }]);
     const i = obs.frames.indexOf(src[0]!);
-    assert.deepEqual(obs.frames[i + 1], { file: 'tests/math.test.js', line: 9, depth: 1 });
+    assert.deepEqual(obs.frames[i + 1], { file: 'tests/math.test.js', line: 9, depth: 1, failure: 1 });
     // The assertion failure: the assert line in the test file is innermost.
-    assert.deepEqual(obs.frames[0], { file: 'tests/math.test.js', line: 6, depth: 0 });
+    assert.deepEqual(obs.frames[0], { file: 'tests/math.test.js', line: 6, depth: 0, failure: 0 });
     assert.ok(obs.frames.some((f) => f.file === 'tests/math.test.js' && f.line === 5), 'the failing test\'s location is a frame');
   });
 
@@ -162,9 +162,9 @@ describe('observeTests on pytest output', () => {
 
   it('orders frames innermost first: the source line raising, then the test', () => {
     assert.deepEqual(obs.frames, [
-      { file: 'tests/test_calc.py', line: 5, depth: 0 },
-      { file: 'calc.py', line: 7, depth: 0 },
-      { file: 'tests/test_calc.py', line: 9, depth: 1 },
+      { file: 'tests/test_calc.py', line: 5, depth: 0, failure: 0 },
+      { file: 'calc.py', line: 7, depth: 0, failure: 1 },
+      { file: 'tests/test_calc.py', line: 9, depth: 1, failure: 1 },
     ]);
   });
 

@@ -57,8 +57,8 @@ describe('rollout of the embedded policy (JavaScript)', () => {
     t = await toyTask('javascript');
   });
 
-  it('untrained: runs, reads, edits, and its choices are uniform with exact logprobs', async () => {
-    const policy = new LinearPolicy();
+  it('at zero weights: runs, reads, edits, and its choices are uniform with exact logprobs', async () => {
+    const policy = new LinearPolicy('zero');
     const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
     const res = await rollout(t.task, model, ctxOf(t));
     assert.notEqual(res.stopReason, 'infra-error', res.reason);
