@@ -5,7 +5,8 @@
 //   --model-path FILE.gguf
 //       an embedded GGUF model through node-llama-cpp;
 //   --model embedded
-//       the embedded RL policy (not available yet; see below).
+//       the embedded RL policy: not made here but by the CLI's model factory
+//       (src/cli/models.ts), since it needs a policy and a seed per attempt.
 import { ChatModel } from './chat-model.js';
 import type { Model } from './types.js';
 import { UserError } from '../util/errors.js';
@@ -95,8 +96,8 @@ export async function createModel(flags: ModelFlags, extras: ModelExtras = {}): 
     throw new UserError('no model given', 'pass --model NAME --base-url URL for a chat server, or --model-path FILE.gguf for an embedded GGUF model');
   }
   if (flags.model === 'embedded') {
-    // The embedded RL policy (a small learnable policy written in TypeScript) plugs in here.
-    throw new UserError('--model embedded (the embedded RL policy) is not available yet', 'use --model NAME --base-url URL or --model-path FILE.gguf');
+    // The embedded RL policy is built by the CLI's model factory (src/cli/models.ts), which knows its checkpoint and seeds.
+    throw new UserError('--model embedded is the embedded RL policy, which this command does not take', 'use frognano eval or solve --model embedded [--checkpoint FILE], or a chat / GGUF model here');
   }
   const baseUrl = flags['base-url'] ?? env.OPENAI_BASE_URL;
   if (!baseUrl) throw new UserError(`--model ${flags.model} needs a chat server`, 'pass --base-url http://host:port/v1 or set OPENAI_BASE_URL');

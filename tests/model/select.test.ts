@@ -54,7 +54,7 @@ describe('createModel from CLI options', () => {
   it('says what is missing', async () => {
     await userError(createModel({}, noEnv), /no model given/);
     await userError(createModel({ model: 'm' }, noEnv), /needs a chat server/);
-    await userError(createModel({ model: 'embedded' }, noEnv), /not available yet/);
+    await userError(createModel({ model: 'embedded' }, noEnv), /embedded RL policy, which this command does not take/);
   });
 
   it('rejects bad values', async () => {
