@@ -1,8 +1,11 @@
 // Features of one candidate repair in the context of what the policy has
-// observed: where the failing tests' stack frames point, which functions the
-// failing tests and the instruction name, the error type, and the kind of
-// edit (operator, and the text it turns into what). Sparse vectors over a
-// fixed dimension: dense slots first, then hashed edit-kind slots.
+// observed: where the failing tests' stack traces point (and how many of
+// them), which functions the failing tests and the instruction name, the
+// error type, and the kind of edit (operator, and the shape of the text it
+// turns into what). Sparse vectors over a fixed dimension: dense slots
+// first, then operator one-hots and crosses, then hashed edit-kind slots.
+// The untrained policy's weights (PRIOR) live here too, beside the features
+// they weigh: changing either means a new FEATURE_VERSION.
 import { createHash } from 'node:crypto';
 import { OPERATORS } from '../taskpilot/procedural/index.js';
 import type { Repair } from './candidates.js';
