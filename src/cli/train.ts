@@ -8,6 +8,7 @@ import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
+import { LinearPolicy } from '../policy/linear.js';
 import { loadState } from '../train/state.js';
 import { train, type TrainEvent } from '../train/trainer.js';
 import { UserError } from '../util/errors.js';
@@ -94,6 +95,14 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const prior = loadState(runDir);
     if (prior && JSON.stringify({ ...prior.config, timeLimitMin: 0 }) !== JSON.stringify({ ...cfg, timeLimitMin: 0 })) {
       throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
+    }
+    if (prior) {
+      // A run saved by an earlier version of the embedded policy (other features) cannot continue.
+      try {
+        LinearPolicy.fromJSON(prior.policy);
+      } catch (err) {
+        throw new UserError(`run "${runName}" cannot resume: ${(err as Error).message}`, 'pass --fresh to start it over, or pick another --run');
+      }
     }
     const progress = new Progress(Boolean(f.json));
     const last = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };

@@ -5,6 +5,9 @@ import { main } from '../../src/cli/main.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
 import { UserError } from '../../src/util/errors.js';
 import { tempDir } from '../helpers/workspace.js';
+import { join } from 'node:path';
+import { LinearPolicy } from '../../src/policy/linear.js';
+import { saveState, STATE_SCHEMA } from '../../src/train/state.js';
 
 describe('frognano train options', () => {
   it('defaults to the frontier curriculum on the JavaScript starters with one held out', () => {
@@ -32,5 +35,20 @@ describe('frognano train options', () => {
     const code = await main(['train', '--data-dir', tempDir(), '--envs', 'nope', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
     assert.equal(code, 2); // a usage error, like every UserError
     assert.match(err.join('\n'), /unknown environment "nope"/);
+  });
+
+  it('refuses to resume a run saved by an earlier embedded policy, saying to start it over', async () => {
+    const data = tempDir();
+    const cfg = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
+    const policy = { ...new LinearPolicy().toJSON(), featureVersion: 1 };
+    saveState(join(data, 'runs', 'old'), {
+      schema: STATE_SCHEMA, config: cfg, step: 1, rolloutsUsed: 16, elapsedMs: 1000, policy, pool: { version: 1, opts: {}, entries: [], families: {} },
+      controller: null, used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 2, degenerate: 1 },
+    } as never);
+    const err: string[] = [];
+    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
+    assert.equal(code, 2);
+    assert.match(err.join('\n'), /run "old" cannot resume: not a checkpoint of this embedded policy version/);
+    assert.match(err.join('\n'), /--fresh/);
   });
 });
