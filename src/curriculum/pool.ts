@@ -156,9 +156,10 @@ export class TaskPool {
     e.observations += scored.length;
     this.families.record(e.familyKey, s, f, step);
     const m = mean(e.posterior);
-    if (e.state === 'active' && e.observations >= this.opts.minObservations && m > this.opts.retireAbove) e.state = 'retired';
-    else if (e.state === 'active' && e.observations >= this.opts.minObservations && m < this.opts.shelveBelow) e.state = 'rejected';
-    else if (e.state === 'retired' && m < this.opts.reactivateBelow) e.state = 'active';
+    if (e.state === 'active' && e.observations >= this.opts.minObservations) {
+      if (m > this.opts.retireAbove) e.state = 'retired';
+      else if (m < this.opts.shelveBelow) e.state = 'rejected';
+    } else if (e.state === 'retired' && m < this.opts.reactivateBelow) e.state = 'active';
     return e;
   }
 

@@ -86,7 +86,7 @@ export function enclosingNames(text: string): string[] {
   if (hit) return hit;
   const out: string[] = [];
   let current = '';
-  for (const line of text.split('\n')) {
+  for (const line of linesOf(text)) {
     const m = FN_RE.exec(line);
     const name = m?.[1] ?? m?.[2] ?? m?.[3];
     if (name && !['if', 'for', 'while', 'switch', 'catch', 'return', 'function'].includes(name)) current = name;
@@ -126,27 +126,33 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return n / a.size;
 }
 
-/** Source frames (test files left out) grouped by the failure they belong to. */
-const tracesCache = new WeakMap<FeatureContext, Frame[][]>();
-function traces(ctx: FeatureContext): Frame[][] {
-  let t = tracesCache.get(ctx);
-  if (!t) {
+/**
+ * What every candidate of one decision reads from the context, computed once
+ * per context: source frames (test files left out) grouped by the failure
+ * they belong to, and the failure messages.
+ */
+const derivedCache = new WeakMap<FeatureContext, { traces: Frame[][]; messages: string }>();
+function derived(ctx: FeatureContext): { traces: Frame[][]; messages: string } {
+  let d = derivedCache.get(ctx);
+  if (!d) {
     const by = new Map<number, Frame[]>();
     for (const f of ctx.frames) {
       if (TEST_PATH.test(f.file)) continue;
       const k = f.failure ?? 0;
-      by.set(k, [...(by.get(k) ?? []), f]);
+      const trace = by.get(k);
+      if (trace) trace.push(f);
+      else by.set(k, [f]);
     }
-    tracesCache.set(ctx, (t = [...by.values()]));
+    derivedCache.set(ctx, (d = { traces: [...by.values()], messages: ctx.failures.map((f) => f.message).join('\n') }));
   }
-  return t;
+  return d;
 }
 
 /** Shares of failing tests whose traces pass near the candidate (see DENSE_FEATURES). */
 function coverage(r: Repair, fnOf: string[], ctx: FeatureContext): { cov1: number; cov3: number; innermost: number; fnOnStack: number } {
   const fn = fnOf[r.line - 1] ?? '';
   let cov1 = 0, cov3 = 0, innermost = 0, fnOnStack = 0;
-  const all = traces(ctx);
+  const all = derived(ctx).traces;
   for (const trace of all) {
     let d = Infinity, onStack = false;
     trace.forEach((f, i) => {
@@ -180,8 +186,7 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
   }
   const fnInTests = fn && (ctx.testWords.has(fn.toLowerCase()) || overlap(fnWords, ctx.testWords) >= 0.5) ? 1 : 0;
   const fnInInstr = fn && (ctx.instructionWords.has(fn.toLowerCase()) || overlap(fnWords, ctx.instructionWords) >= 0.5) ? 1 : 0;
-  const messages = ctx.failures.map((f) => f.message).join('\n');
-  const fnInMessage = fn && messages.includes(fn) ? 1 : 0;
+  const fnInMessage = fn && derived(ctx).messages.includes(fn) ? 1 : 0;
   const fnCalled = fn && ctx.failLineWords?.has(fn.toLowerCase()) ? 1 : 0;
   const cov = coverage(r, fnOf, ctx);
   const values: Record<DenseFeature, number> = {
