@@ -8,7 +8,7 @@
 // results, see src/train/rollout.ts), so later runs pay less synthesis and
 // fewer sandboxed test runs; every run still spends its own rollout budget.
 //
-//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--envs a,b] [--held-out c,d] [--out bench/out]
+//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--eval-tasks 20] [--envs a,b] [--held-out c,d] [--out bench/out]
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,8 @@ const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '3' },
     budget: { type: 'string', default: '150' },
+    /** Held-out tasks per evaluation (1 rollout each): 10 moves in 10% steps, too coarse for small budgets. */
+    'eval-tasks': { type: 'string', default: '20' },
     envs: { type: 'string', default: 'durations,lru-cache,semver-ranges' },
     'held-out': { type: 'string', default: 'md-tokens' },
     out: { type: 'string', default: 'bench/out' },
@@ -40,7 +42,7 @@ const curricula = values.curricula!.split(',') as CurriculumName[];
 const base: TrainConfig = {
   ...TRAIN_DEFAULTS,
   envs: values.envs!.split(','), heldOut: values['held-out']!.split(','),
-  budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: 10, initialTasks: 4,
+  budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: Number(values['eval-tasks']), initialTasks: 4,
 };
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));

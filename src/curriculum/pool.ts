@@ -39,11 +39,21 @@ export interface PoolOptions {
   /** A retired task replayed back below this mean returns to the frontier. */
   reactivateBelow: number;
   minObservations: number;
+  /**
+   * A training group of at least this many scored rollouts that is all pass
+   * (all fail) retires (shelves) an active task at once. The discounted
+   * posterior alone lags: after 8/8 it still sits near 0.85 (prior and older
+   * probe evidence), below the retirement line, so the sampler kept choosing
+   * solved tasks and their next groups were all-pass again. At p = 0.5 such a
+   * group happens 1 time in 128 (G = 8), so it is strong evidence p is far
+   * from the middle. 0 turns the rule off.
+   */
+  decisiveGroup: number;
   discount: number;
   priorStrength: number;
 }
 
-export const POOL_DEFAULTS: PoolOptions = { retireAbove: 0.9, shelveBelow: 0.1, reactivateBelow: 0.7, minObservations: 8, discount: DEFAULT_DISCOUNT, priorStrength: DEFAULT_PRIOR_STRENGTH };
+export const POOL_DEFAULTS: PoolOptions = { retireAbove: 0.9, shelveBelow: 0.1, reactivateBelow: 0.7, minObservations: 8, decisiveGroup: 6, discount: DEFAULT_DISCOUNT, priorStrength: DEFAULT_PRIOR_STRENGTH };
 
 export interface SampleOptions {
   freshShare: number;
@@ -144,7 +154,9 @@ export class TaskPool {
   /**
    * One step's rewards for a task (a probe or a training group). null rewards
    * (infrastructure failures) are skipped. Retires an active task that is
-   * now reliably solved; returns a retired one to the frontier if it regressed.
+   * now reliably solved (or shelves one reliably failed: by its mean, or at
+   * once on a decisive group); returns a retired one to the frontier if it
+   * regressed.
    */
   record(taskId: string, rewards: readonly (number | null)[], step: number): PoolEntry {
     const e = this.must(taskId);
@@ -156,9 +168,10 @@ export class TaskPool {
     e.observations += scored.length;
     this.families.record(e.familyKey, s, f, step);
     const m = mean(e.posterior);
-    if (e.state === 'active' && e.observations >= this.opts.minObservations) {
-      if (m > this.opts.retireAbove) e.state = 'retired';
-      else if (m < this.opts.shelveBelow) e.state = 'rejected';
+    const decisive = this.opts.decisiveGroup > 0 && scored.length >= this.opts.decisiveGroup && (s === 0 || f === 0);
+    if (e.state === 'active' && (decisive || e.observations >= this.opts.minObservations)) {
+      if (m > this.opts.retireAbove || (decisive && f === 0)) e.state = 'retired';
+      else if (m < this.opts.shelveBelow || (decisive && s === 0)) e.state = 'rejected';
     } else if (e.state === 'retired' && m < this.opts.reactivateBelow) e.state = 'active';
     return e;
   }

@@ -111,6 +111,25 @@ describe('TaskPool.record', () => {
     for (let step = 7; step < 20; step++) assert.deepEqual(pool.sample(2, step, rng(step)).map((x) => x.taskId), ['other']);
   });
 
+  it('retires on an all-pass training group and shelves on an all-fail one, even while the mean lags', () => {
+    const pool = new TaskPool();
+    // A probe's 1/4 and a neutral prior: after 8/8 the discounted mean is only ~0.8.
+    for (const id of ['solved', 'failed', 'mixed', 'short']) addAt(pool, id, 0.5, { posterior: { alpha: 2, beta: 4, prior: { alpha: 1, beta: 1 } } });
+    pool.record('solved', [1, 1, 1, 1, 1, 1, 1, 1], 1);
+    assert.ok(mean(pool.get('solved')!.posterior) < 0.9);
+    assert.equal(pool.get('solved')!.state, 'retired');
+    pool.record('failed', [0, 0, 0, null, 0, 0, 0, 0], 1);
+    assert.equal(pool.get('failed')!.state, 'rejected');
+    pool.record('mixed', [1, 1, 1, 1, 1, 1, 1, 0], 1);
+    assert.equal(pool.get('mixed')!.state, 'active', 'one failure: not decisive');
+    pool.record('short', [1, 1, 1, 1], 1);
+    assert.equal(pool.get('short')!.state, 'active', 'a group of 4 is too small to decide');
+    const off = new TaskPool({ decisiveGroup: 0 });
+    addAt(off, 'solved', 0.5, { posterior: { alpha: 2, beta: 4, prior: { alpha: 1, beta: 1 } } });
+    off.record('solved', [1, 1, 1, 1, 1, 1, 1, 1], 1);
+    assert.equal(off.get('solved')!.state, 'active', 'rule off: the mean alone decides');
+  });
+
   it('keeps a task below the threshold active and reactivates a regressed retired task', () => {
     const pool = new TaskPool();
     addAt(pool, 'mid', 0.5);
