@@ -1,7 +1,8 @@
 // The verifier: the reward, and the security boundary of training. It takes
 // only the agent's changes to source files, applies them to a fresh workspace
 // of the task's broken state with every test (hidden ones included) in its
-// original form, adds canary tests, runs the environment's test command and
+// original form, adds canary tests, moves pytest files holding required tests
+// to names the agent never saw (relocate.ts), runs the environment's test command and
 // grades FAIL_TO_PASS and PASS_TO_PASS by the strict rules. Nothing the agent
 // did inside its own workspace is trusted or reused.
 import type { BuiltEnv } from '../env/build.js';
@@ -12,6 +13,7 @@ import type { Runtime } from '../runtime/types.js';
 import type { Task } from '../task/task.js';
 import { acceptChanges, type DroppedChange } from './changes.js';
 import { checkCanary, makeCanary } from './canary.js';
+import { planRelocation, relocate, restoreIds } from './relocate.js';
 
 export interface VerifyOptions {
   built: BuiltEnv;
@@ -64,11 +66,15 @@ async function gradeOnce(task: Task, patch: string, opts: VerifyOptions) {
         return { applied: false, reason: `the patch does not apply: ${(err as Error).message.split('\n')[0]}` };
       }
     }
-    const canary = makeCanary(task.env.spec, undefined, [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS]);
+    const required = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS];
+    const canary = makeCanary(task.env.spec, undefined, required);
     if (canary) ws.writeFile(canary.path, canary.content);
     if (canary?.twins) ws.writeFile(canary.twins.path, canary.twins.content);
+    const moved = relocate(ws.root, planRelocation(required, task.env.spec.test.canary));
     const run = await runTests(task.env.spec, ws, { timeoutSec: verifyTimeoutSec(task) });
     const tamper: string[] = [];
+    const forged = restoreIds(run, moved);
+    if (forged.length) tamper.push(`results reported under test file names that were not in the run: ${forged.slice(0, 3).join(', ')}`);
     if (run.outcome === 'completed') {
       const problem = canary ? checkCanary(canary, run) : null;
       if (problem) tamper.push(problem);
