@@ -85,6 +85,7 @@ const OPTIONS = {
   batch: { type: 'string' },
   group: { type: 'string' },
   advantage: { type: 'string' },
+  credit: { type: 'string' },
   lr: { type: 'string' },
   target: { type: 'string' },
   'time-limit': { type: 'string' },

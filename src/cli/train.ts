@@ -11,6 +11,7 @@ import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from
 import { LinearPolicy } from '../policy/linear.js';
 import { loadState } from '../train/state.js';
 import { train, type TrainEvent } from '../train/trainer.js';
+import { CREDIT_METHODS } from '../train/update.js';
 import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
@@ -34,6 +35,9 @@ resumes after the last finished step.
   --budget N           rollouts at most, probes included (default ${D.budget})
   --batch B --group G  tasks per step and rollouts per task (default ${D.batch} x ${D.group})
   --advantage A        rloo (default), grpo, dr-grpo
+  --credit C           which repairs share a rollout's advantage: episode (every one)
+                       or attempt (undone repairs of a passing rollout count as failed)
+                       (default ${D.credit})
   --lr X               learning rate (default ${D.lr})
   --workers W          rollouts in parallel (default ${D.workers})
   --seed S             seed (default ${D.seed})
@@ -58,8 +62,10 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   if (!CURRICULA.includes(curriculum)) throw new UserError(`unknown curriculum "${curriculum}"`, `use one of ${CURRICULA.join(', ')}`);
   const advantage = (f.advantage ?? D.advantage) as TrainConfig['advantage'];
   if (!['grpo', 'dr-grpo', 'rloo'].includes(advantage)) throw new UserError(`unknown advantage "${advantage}"`, 'use rloo, grpo or dr-grpo');
+  const credit = (f.credit ?? D.credit) as TrainConfig['credit'];
+  if (!CREDIT_METHODS.includes(credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
   const cfg: TrainConfig = {
-    ...D, curriculum, advantage,
+    ...D, curriculum, advantage, credit,
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut),
     steps: num(f.steps, 'steps', D.steps), budget: num(f.budget, 'budget', D.budget),
     batch: num(f.batch, 'batch', D.batch), group: num(f.group, 'group', D.group),
@@ -93,7 +99,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const runDir = join(dir, 'runs', runName);
     if (f.fresh) rmSync(runDir, { recursive: true, force: true });
     const prior = loadState(runDir);
-    if (prior && JSON.stringify({ ...prior.config, timeLimitMin: 0 }) !== JSON.stringify({ ...cfg, timeLimitMin: 0 })) {
+    // Settings added since the run was saved take their defaults.
+    if (prior && JSON.stringify({ ...D, ...prior.config, timeLimitMin: 0 }) !== JSON.stringify({ ...D, ...cfg, timeLimitMin: 0 })) {
       throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
     }
     if (prior) {

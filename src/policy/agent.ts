@@ -56,7 +56,7 @@ export class EmbeddedAgent implements Model {
   private readonly tried = new Set<string>();
   private readonly triedLines = new Set<string>();
   private attempts = 0;
-  private lastRepair: { repair: Repair; before: string } | null = null;
+  private lastRepair: { repair: Repair; before: string; decision: number } | null = null;
 
   constructor(private readonly policy: LinearPolicy, private readonly opts: EmbeddedAgentOptions) {
     this.random = makeRng(opts.seed);
@@ -121,6 +121,7 @@ export class EmbeddedAgent implements Model {
       else if (lines.length) this.files.set(p.file, lines.join('\n') + '\n');
     } else if (p.kind === 'edit' && p.repair && !p.undo) {
       if (out.startsWith('Error')) {
+        if (this.lastRepair) this.decisions[this.lastRepair.decision]!.undone = true;
         this.lastRepair = null; // the edit did not apply: nothing to test or undo
         this.queue.unshift({ kind: 'edit' });
         return;
@@ -143,6 +144,7 @@ export class EmbeddedAgent implements Model {
       else this.queue.unshift({ kind: 'edit' });
       return;
     }
+    this.decisions[done.decision]!.undone = true;
     this.queue.unshift({ kind: 'edit', repair: done.repair, undo: true }, { kind: 'edit' });
   }
 
@@ -164,7 +166,7 @@ export class EmbeddedAgent implements Model {
     if (!choice) return null;
     this.attempts++;
     const text = this.files.get(choice.repair.file)!;
-    this.lastRepair = { repair: choice.repair, before: text };
+    this.lastRepair = { repair: choice.repair, before: text, decision: this.decisions.length - 1 };
     this.tried.add(`${choice.repair.file}:${choice.repair.start}:${choice.repair.text}`);
     this.triedLines.add(`${choice.repair.file}:${choice.repair.line}`);
     const e = asEdit(text, choice.repair);

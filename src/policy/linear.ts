@@ -10,6 +10,8 @@ export interface Decision {
   feats: Sparse[];
   chosen: number;
   temperature: number;
+  /** The repair was undone (the tests did not improve) or did not apply: no part of the submitted change. */
+  undone?: boolean;
 }
 
 export interface PolicyCheckpoint {

@@ -2,6 +2,7 @@
 // default run (embedded policy, starter environments, 2 CPU cores) finishes
 // in about a quarter of an hour.
 import type { AdvantageMethod } from './advantages.js';
+import type { CreditMethod } from './update.js';
 
 export type CurriculumName = 'frontier' | 'uniform' | 'static';
 export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];
@@ -21,6 +22,8 @@ export interface TrainConfig {
   batch: number;
   group: number;
   advantage: AdvantageMethod;
+  /** Which repair choices of a rollout share its advantage (see update.ts). */
+  credit: CreditMethod;
   lr: number;
   workers: number;
   /** Admission probe size (early stop on mixed results). */
@@ -58,6 +61,7 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   batch: 2,
   group: 8,
   advantage: 'rloo',
+  credit: 'episode',
   lr: 0.5,
   workers: 2,
   probe: 4,

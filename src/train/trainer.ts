@@ -221,7 +221,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
     const probeGroups = stocker.takeGroups();
-    const gradNorm = updatePolicy(policy, [...results.values(), ...probeGroups], cfg.advantage, cfg.lr);
+    const gradNorm = updatePolicy(policy, [...results.values(), ...probeGroups], cfg.advantage, cfg.lr, cfg.credit);
     // Batch figures are about the sampled batch (probe groups are mixed by construction).
     const batchFigures = batchStats([...results.values()]);
     const { nonDegenerate } = batchFigures;

@@ -70,6 +70,8 @@ describe('rollout of the embedded policy (JavaScript)', () => {
       for (const p of policy.probabilities(d.feats)) assert.ok(Math.abs(p - 1 / n) < 1e-12);
       assert.ok(Math.abs(policy.logprob(d) + Math.log(n)) < 1e-12);
     }
+    // One failing test: a repair either fixes it or is undone, so every repair but a passing rollout's last is marked undone.
+    res.decisions.forEach((d, k) => assert.equal(d.undone ?? false, !(res.reward === 1 && k === res.decisions.length - 1), `decision ${k}`));
     // Undone repairs are not offered again: each choice has fewer candidates.
     for (let k = 1; k < res.decisions.length; k++) assert.ok(res.decisions[k]!.feats.length < res.decisions[k - 1]!.feats.length);
   });
@@ -82,6 +84,7 @@ describe('rollout of the embedded policy (JavaScript)', () => {
     assert.equal(res.stopReason, 'submitted');
     checkEpisode(t, policy, model, res);
     assert.equal(res.decisions.length, 1);
+    assert.equal(res.decisions[0]!.undone, undefined, 'the fix is kept');
     assert.ok(policy.logprob(res.decisions[0]!) > Math.log(0.99));
     const edit = calls(model.turns).find((c) => c.tool === 'Edit')!;
     assert.match(String(edit.args.old_string), /a - b/);

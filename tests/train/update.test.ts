@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FEATURE_DIM } from '../../src/policy/features.js';
+import { LinearPolicy, type Decision } from '../../src/policy/linear.js';
+import type { RolloutResult } from '../../src/train/rollout.js';
+import { updatePolicy } from '../../src/train/update.js';
+
+// Three candidates with one private feature each: a wrong repair, the fix, another wrong one.
+const WRONG = FEATURE_DIM - 1, FIX = FEATURE_DIM - 2, OTHER = FEATURE_DIM - 3;
+const feats = [WRONG, FIX, OTHER].map((i) => ({ idx: [i], val: [1] }));
+const pick = (i: number, undone = false): Decision => ({ feats, chosen: i, temperature: 1, ...(undone ? { undone } : {}) });
+const rolloutOf = (reward: number | null, decisions: Decision[]): RolloutResult =>
+  ({ taskId: 't', reward, stopReason: 'submitted', steps: 1, decisions, ms: 0, verifyMs: 0, cached: false });
+
+// A passing rollout that tried the wrong repair, undid it, then found the fix;
+// a failing one that tried the wrong repair and another, both undone.
+const group = () => [rolloutOf(1, [pick(0, true), pick(1)]), rolloutOf(0, [pick(0, true), pick(2, true)])];
+
+describe('updatePolicy', () => {
+  it('episode credit: the wrong repair is pushed up by the passing rollout as much as down by the failing one', () => {
+    const policy = new LinearPolicy('zero');
+    assert.ok(updatePolicy(policy, [group()], 'rloo', 0.1, 'episode') > 0);
+    assert.equal(policy.w[WRONG], 0);
+    assert.ok(policy.w[FIX]! > 0 && policy.w[OTHER]! < 0);
+  });
+
+  it('attempt credit: an undone repair of a passing rollout counts as failed, so the wrong repair goes down', () => {
+    const policy = new LinearPolicy('zero');
+    updatePolicy(policy, [group()], 'rloo', 0.1, 'attempt');
+    assert.ok(policy.w[WRONG]! < 0, String(policy.w[WRONG]));
+    assert.ok(policy.w[FIX]! > 0);
+    const p = policy.probabilities(feats);
+    assert.ok(p[1]! > p[0]! && p[1]! > p[2]!);
+  });
+
+  it('degenerate groups and infrastructure failures give no update', () => {
+    const policy = new LinearPolicy('zero');
+    const allFail = [rolloutOf(0, [pick(0, true)]), rolloutOf(0, [pick(2, true)]), rolloutOf(null, [pick(1)])];
+    assert.equal(updatePolicy(policy, [allFail], 'rloo', 0.1, 'attempt'), 0);
+    assert.deepEqual([policy.w[WRONG], policy.w[FIX], policy.w[OTHER]], [0, 0, 0]);
+  });
+});
