@@ -9,6 +9,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { runAgent, type StepInfo } from '../agent/loop.js';
 import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
+import { intFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
 import { dataDir } from '../util/paths.js';
@@ -104,8 +105,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
   if (!existsSync(given) || !statSync(given).isDirectory()) throw new UserError(`--repo ${f.repo as string} is not a directory`, 'pass the path of your repository');
   const repo = realpathSync(given);
   const issue = readIssue(f.issue as string);
-  const seed = f.seed === undefined ? 0 : Number(f.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw new UserError(`--seed must be an integer >= 0, got "${String(f.seed)}"`);
+  const seed = intFlag(f.seed, '--seed', 0, 0);
   const dir = dataDir(f['data-dir'] as string | undefined);
   const models = await modelFactory(f);
   const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', ...(f.image ? { image: f.image as string } : {}), warn: ctx.err });

@@ -12,6 +12,7 @@ import { LinearPolicy } from '../policy/linear.js';
 import { loadState } from '../train/state.js';
 import { train, type TrainEvent } from '../train/trainer.js';
 import { CREDIT_METHODS } from '../train/update.js';
+import { intFlag, numberFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
@@ -46,13 +47,6 @@ resumes after the last finished step.
   --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
   --time-limit MIN     stop after the step that passes MIN minutes (default ${D.timeLimitMin}; 0 = none)`;
 
-function num(v: unknown, name: string, fallback: number, int = true): number {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || (int && !Number.isInteger(n))) throw new UserError(`--${name} must be a ${int ? 'whole ' : ''}number, got "${String(v)}"`);
-  return n;
-}
-
 function list(v: unknown, fallback: string[]): string[] {
   return v === undefined ? fallback : String(v).split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -67,12 +61,13 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   const cfg: TrainConfig = {
     ...D, curriculum, advantage, credit,
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut),
-    steps: num(f.steps, 'steps', D.steps), budget: num(f.budget, 'budget', D.budget),
-    batch: num(f.batch, 'batch', D.batch), group: num(f.group, 'group', D.group),
-    lr: num(f.lr, 'lr', D.lr, false), workers: num(f.workers, 'workers', D.workers), seed: num(f.seed, 'seed', D.seed),
-    target: num(f.target, 'target', D.target, false),
-    evalTasks: num(f['eval-tasks'], 'eval-tasks', D.evalTasks), evalEvery: Math.max(1, num(f['eval-every'], 'eval-every', D.evalEvery)), timeLimitMin: num(f['time-limit'], 'time-limit', D.timeLimitMin, false),
+    steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
+    batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group),
+    lr: numberFlag(f.lr, '--lr', D.lr), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
+    target: numberFlag(f.target, '--target', D.target),
+    evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks), evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)), timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),
   };
+  if (!(cfg.target > 0 && cfg.target < 1)) throw new UserError(`--target must be a pass rate strictly between 0 and 1, got ${cfg.target}`);
   if (cfg.group < 2) throw new UserError('--group must be at least 2: advantages compare rollouts of one task');
   const overlap = cfg.envs.filter((e) => cfg.heldOut.includes(e));
   if (overlap.length) throw new UserError(`${overlap.join(', ')} cannot be both trained on and held out`);

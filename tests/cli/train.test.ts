@@ -18,14 +18,18 @@ describe('frognano train options', () => {
   });
 
   it('reads every flag', () => {
-    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0' });
-    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 0.1, 4, 2, 0]);
+    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', credit: 'attempt', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0', target: '0.4' });
+    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.credit, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin, cfg.target], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4]);
   });
 
   it('refuses bad settings with a clear message', () => {
     assert.throws(() => trainConfig({ curriculum: 'random' }), (e: Error) => e instanceof UserError && /unknown curriculum "random"/.test(e.message));
     assert.throws(() => trainConfig({ group: '1' }), /at least 2/);
-    assert.throws(() => trainConfig({ steps: 'many' }), /--steps must be a whole number/);
+    assert.throws(() => trainConfig({ steps: 'many' }), /--steps must be an integer >= 1, got "many"/);
+    assert.throws(() => trainConfig({ batch: '0' }), /--batch must be an integer >= 1/);
+    assert.throws(() => trainConfig({ lr: '' }), /--lr must be a number >= 0/);
+    assert.throws(() => trainConfig({ target: '1' }), /--target must be a pass rate strictly between 0 and 1/);
+    assert.throws(() => trainConfig({ credit: 'token' }), /unknown credit "token"/);
     assert.throws(() => trainConfig({ envs: 'durations,md-tokens', 'held-out': 'md-tokens' }), /md-tokens cannot be both trained on and held out/);
     assert.throws(() => trainConfig({ advantage: 'ppo' }), /unknown advantage/);
   });
