@@ -176,6 +176,21 @@ export class TaskPool {
     return e;
   }
 
+  /**
+   * Moves an active task's posterior mean to `m`, keeping its evidence
+   * strength: the policy changed under it (an update that learned from the
+   * task, see src/train/replay.ts). A mean past the retirement line retires
+   * it: replay still checks it now and then.
+   */
+  shift(taskId: string, m: number): PoolEntry {
+    const e = this.must(taskId);
+    if (e.state !== 'active' || !(m > 0 && m < 1)) return e;
+    const n = e.posterior.alpha + e.posterior.beta;
+    e.posterior = { alpha: m * n, beta: (1 - m) * n, prior: e.posterior.prior };
+    if (m > this.opts.retireAbove) e.state = 'retired';
+    return e;
+  }
+
   /** The FRONTIER curriculum's batch: up to n distinct tasks (fewer when the pool is short). */
   sample(n: number, step: number, random: () => number, options: Partial<SampleOptions> = {}): Sampled[] {
     const o = { ...SAMPLE_DEFAULTS, ...options };

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
 import { knobKey } from '../curriculum/knobs.js';
 import { TaskPool } from '../curriculum/pool.js';
+import { mean } from '../curriculum/posterior.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { EmbeddedAgent } from '../policy/agent.js';
@@ -26,6 +27,7 @@ import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
+import { replayRates, shiftedMean } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { heldOutTasks, solveRate } from './heldout.js';
@@ -59,6 +61,8 @@ export interface StepMetrics {
   /** Groups of the sampled batch; in-band probe groups also train (counted apart). */
   groups: number;
   probeGroups: number;
+  /** Tasks whose posterior the update's replay moved, and how many of them it retired (replay.ts). */
+  reestimated: { moved: number; retired: number };
   nonDegenerate: number;
   nonDegenerateShare: number;
   infraFailures: number;
@@ -221,7 +225,18 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
     const probeGroups = stocker.takeGroups();
-    const gradNorm = updatePolicy(policy, [...results.values(), ...probeGroups], cfg.advantage, cfg.lr, cfg.credit);
+    const trained = [...results.values(), ...probeGroups];
+    const before = cfg.curriculum === 'frontier' ? replayRates(policy, trained) : new Map<string, number>();
+    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit);
+    // Tasks the update learned from: move their posteriors by what the policy's own replay says changed (replay.ts).
+    const reestimated = { moved: 0, retired: 0 };
+    for (const [id, after] of replayRates(policy, trained)) {
+      const e = taskPool.get(id);
+      if (!e || e.state !== 'active' || !before.has(id)) continue;
+      const { state } = taskPool.shift(id, shiftedMean(mean(e.posterior), before.get(id)!, after));
+      reestimated.moved++;
+      if (state === 'retired') reestimated.retired++;
+    }
     // Batch figures are about the sampled batch (probe groups are mixed by construction).
     const batchFigures = batchStats([...results.values()]);
     const { nonDegenerate } = batchFigures;
@@ -243,7 +258,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
-      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, infraFailures: batchFigures.infraFailures,
+      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

@@ -28,7 +28,7 @@ const testRuns = new TestRunCache();
 const CFG: TrainConfig = {
   ...TRAIN_DEFAULTS,
   curriculum: 'frontier', envs: ['tiny-stats'], heldOut: ['tiny-text'], seed: 1,
-  steps: 3, budget: 40, batch: 2, group: 2, evalTasks: 2, evalRollouts: 1, evalEvery: 2, poolTarget: 2, initialTasks: 2,
+  steps: 3, budget: 80, batch: 2, group: 2, evalTasks: 2, evalRollouts: 1, evalEvery: 2, poolTarget: 2, initialTasks: 2,
   timeLimitMin: 0, workers: 2,
 };
 
@@ -124,6 +124,7 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       assert.ok(m.nonDegenerate >= 0 && m.nonDegenerate <= m.groups);
       assert.equal(m.nonDegenerateShare, m.nonDegenerate / m.groups);
       assert.ok(isNum(m.infraFailures));
+      assert.ok(isNum(m.reestimated.moved) && m.reestimated.retired >= 0 && m.reestimated.retired <= m.reestimated.moved);
       assert.equal(m.poolHistogram.length, 10);
       assert.deepEqual(Object.keys(m.poolCounts).sort(), ['active', 'probing', 'rejected', 'retired']);
       assert.equal(m.poolHistogram.reduce((a, b) => a + b, 0), m.poolCounts.active! + m.poolCounts.probing!, JSON.stringify(m));
