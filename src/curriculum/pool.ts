@@ -191,7 +191,7 @@ export class TaskPool {
     return e;
   }
 
-  /** The FRONTIER curriculum's batch: up to n distinct tasks (fewer when the pool is short). */
+  /** The FRONTIER curriculum's batch: up to n distinct tasks (fewer when the pool has fewer active ones). */
   sample(n: number, step: number, random: () => number, options: Partial<SampleOptions> = {}): Sampled[] {
     const o = { ...SAMPLE_DEFAULTS, ...options };
     const active = this.all().filter((e) => e.state === 'active');
@@ -201,8 +201,11 @@ export class TaskPool {
     for (const e of fresh) picks.push([e, 'fresh']);
     const frontier = active.filter((e) => !fresh.includes(e));
     const weights = frontierWeights(frontier, step, o);
-    while (picks.length < n && (frontier.length > 0 || retired.length > 0)) {
-      if (retired.length > 0 && (frontier.length === 0 || random() < o.replay)) {
+    // Retired tasks are replayed by chance only, never as filler when the
+    // frontier runs short: they are solved, so their groups are nearly always
+    // all-pass (a short batch is cheaper and trains on the same signal).
+    while (picks.length < n && frontier.length > 0) {
+      if (retired.length > 0 && random() < o.replay) {
         const i = Math.floor(random() * retired.length);
         picks.push([retired[i]!, 'replay']);
         retired = retired.filter((_, k) => k !== i);

@@ -214,15 +214,13 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     ms.probe = stocker.probeMs;
     ms.synthesis -= stocker.probeMs;
 
-    // Posteriors and the controller take the groups' results; then the update.
+    // Posteriors take the groups' results; then the update. The controller
+    // learns from admission probes only: it sets the knobs of new tasks, and a
+    // training group is a task chosen for its pass rate and then trained on:
+    // the all-pass group of a task the policy has just learned raised the
+    // level by 0.75 rungs, though new tasks there were no easier.
     const t2 = performance.now();
-    for (const [id, rs] of results) {
-      const rewards = rs.map((r) => r.reward);
-      taskPool.record(id, rewards, step);
-      const valid = rewards.filter((r): r is number => r !== null);
-      const task = taskOf(id)!;
-      if (cfg.curriculum === 'frontier') controller.update(task.env.name, { successes: valid.filter((r) => r > 0.5).length, failures: valid.filter((r) => r <= 0.5).length, family: taskKnobs(task).family });
-    }
+    for (const [id, rs] of results) taskPool.record(id, rs.map((r) => r.reward), step);
     // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
     const probeGroups = stocker.takeGroups();
     const trained = [...results.values(), ...probeGroups];
