@@ -48,12 +48,18 @@ export interface RolloutResult {
 
 /**
  * Time for one of the agent's commands: a repair that loops forever should
- * cost seconds, not the spec's full minute. Scaled to validation's runs.
+ * cost seconds, not the spec's full minute. Scaled to validation's runs (their
+ * candidateMs, measured under synthesis load, is already 3-5x a quiet run).
+ * Measured on the JavaScript starters: suites run in ~0.2 s, yet the 1 in 10
+ * repairs that loops or floods memory took 80% of a rollout's time under the
+ * old 10 s floor. Only the agent's own view is cut short; the verifier keeps
+ * its generous limit (verifyTimeoutSec), so no reward depends on this.
  */
+export const AGENT_TIMEOUT_FLOOR_MS = 3_000;
 export function agentCommandTimeoutMs(task: Task): number {
   const ms = task.stats.validation?.candidateMs;
   const spec = task.env.spec.timeoutSec * 1000;
-  return ms ? Math.min(spec, Math.max(10_000, 4 * ms)) : spec;
+  return ms ? Math.min(spec, Math.max(AGENT_TIMEOUT_FLOOR_MS, 4 * ms)) : spec;
 }
 
 /** The test command as the agent runs it: the report goes to the sandbox's /tmp, not the verifier's channel. */

@@ -3,7 +3,8 @@ import { before, describe, it } from 'node:test';
 import type { ModelTurn } from '../../src/model/types.js';
 import { EmbeddedAgent } from '../../src/policy/agent.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
-import { rollout, type RolloutContext } from '../../src/train/rollout.js';
+import { AGENT_TIMEOUT_FLOOR_MS, agentCommandTimeoutMs, rollout, type RolloutContext } from '../../src/train/rollout.js';
+import type { Task } from '../../src/task/task.js';
 import { TestRunCache } from '../../src/train/test-cache.js';
 import type { VerifierReport } from '../../src/verifier/verify.js';
 import { keepingTurns, policyFavouring } from '../helpers/policy.js';
@@ -122,5 +123,17 @@ describe('rollout of the embedded policy (Python)', () => {
     assert.equal(res.decisions.length, 1);
     // The failing pytest run was understood: the test file was read around the failing line.
     assert.ok(calls(model.turns).some((c) => c.tool === 'Read' && c.args.file_path === 'tests/test_calc.py' && typeof c.args.offset === 'number'));
+  });
+});
+
+describe('agent command time limit', () => {
+  const task = (candidateMs: number | undefined, timeoutSec = 60) =>
+    ({ env: { spec: { timeoutSec } }, stats: candidateMs === undefined ? {} : { validation: { candidateMs } } }) as unknown as Task;
+  it('scales with validation\'s runs, above a floor of a few seconds and never past the spec', () => {
+    assert.equal(agentCommandTimeoutMs(task(200)), AGENT_TIMEOUT_FLOOR_MS, 'a fast suite gets the floor');
+    assert.ok(AGENT_TIMEOUT_FLOOR_MS < 10_000, 'a looping repair costs less than the old 10 s');
+    assert.equal(agentCommandTimeoutMs(task(2_500)), 10_000, 'four times a slow suite');
+    assert.equal(agentCommandTimeoutMs(task(30_000, 60)), 60_000, 'capped by the spec');
+    assert.equal(agentCommandTimeoutMs(task(undefined, 45)), 45_000, 'the spec when validation left no timing');
   });
 });
