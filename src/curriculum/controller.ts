@@ -91,19 +91,26 @@ export class DifficultyController {
     return fams;
   }
 
-  /** Sampling weights of the operator families for a key (they sum to 1). */
-  familyWeights(key: string): Map<OperatorFamily, number> {
-    const raw = [...this.familyPosteriors(key)].map(([f, p]) => [f, learnability(p) + this.opts.floor] as const);
+  /**
+   * Sampling weights of the operator families for a key (they sum to 1).
+   * `among`: only these families (those TaskPilot can apply to the
+   * environment's language), so no proposal is spent on a family that can
+   * never yield a task and so never gathers the evidence that would lower it.
+   */
+  familyWeights(key: string, among: readonly OperatorFamily[] = this.opts.families): Map<OperatorFamily, number> {
+    const raw = [...this.familyPosteriors(key)].filter(([f]) => among.includes(f)).map(([f, p]) => [f, learnability(p) + this.opts.floor] as const);
+    if (raw.length === 0) throw new Error(`no operator family to propose for ${key} (among ${among.join(', ') || 'none'})`);
     const total = raw.reduce((a, [, w]) => a + w, 0);
     return new Map(raw.map(([f, w]) => [f, w / total]));
   }
 
-  /** Knobs for the next synthesis under `key`. */
-  propose(key: string, random: () => number): Knobs {
+  /** Knobs for the next synthesis under `key`, with a family from `among` (default: all of the controller's). */
+  propose(key: string, random: () => number, among: readonly OperatorFamily[] = this.opts.families): Knobs {
     const rung = Math.round(this.clamp(this.level(key) + this.opts.spread * gaussian(random)));
     let u = random();
-    let family = this.opts.families[this.opts.families.length - 1]!;
-    for (const [f, w] of this.familyWeights(key)) {
+    const weights = this.familyWeights(key, among);
+    let family = [...weights.keys()].at(-1)!;
+    for (const [f, w] of weights) {
       if (u < w) {
         family = f;
         break;

@@ -6,7 +6,7 @@
 // the controller. Uniform and static: one fixed set made up front at
 // uniformly random knobs, the static one filtered once by probes.
 import type { DifficultyController } from '../curriculum/controller.js';
-import { knobKey, LADDER, OPERATOR_FAMILIES, type Knobs } from '../curriculum/knobs.js';
+import { knobKey, LADDER, type Knobs } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
 import { Probe, type ProbeVerdict } from '../curriculum/probe.js';
 import type { Task } from '../task/task.js';
@@ -31,10 +31,15 @@ export interface StockDeps {
   phase: (step: number, text: string) => void;
 }
 
+/** Knob draws per task of a fixed set before that slot is left empty. */
+const FIXED_DRAWS = 4;
+
 export class Stocker {
   /** Generator yield since the last reset: candidates, valid, probed, admitted (in band). */
   yield = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
   probeMs = 0;
+  /** Restocking tries so far: each goes to the next training environment in turn. */
+  private turn = 0;
   /**
    * Rollout groups of probes that found a task in band: rollouts of the
    * current policy with mixed rewards, so the trainer learns from them too
@@ -93,8 +98,8 @@ export class Stocker {
     const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe);
     while (wanted() && room()) {
       tries++;
-      const env = cfg.envs[(step * 3 + tries) % cfg.envs.length]!;
-      const knobs = this.d.controller.propose(env, random);
+      const env = cfg.envs[this.turn++ % cfg.envs.length]!;
+      const knobs = this.d.controller.propose(env, random, supply.families(env));
       this.d.phase(step, `synthesizing ${env} at ${knobKey(knobs)}`);
       const before = { ...supply.yield };
       const fresh = await supply.take(env, knobs, 2, used);
@@ -117,13 +122,20 @@ export class Stocker {
     const random = rng(deriveSeed(cfg.seed, 'fixed'));
     const ids: string[] = [];
     for (const env of cfg.envs) {
+      const families = supply.families(env);
       for (let i = 0; i < cfg.initialTasks; i++) {
-        const rung = LADDER[Math.floor(random() * LADDER.length)]!;
-        const knobs: Knobs = { ...rung, family: OPERATOR_FAMILIES[Math.floor(random() * OPERATOR_FAMILIES.length)]! };
-        this.d.phase(0, `synthesizing ${env} at ${knobKey(knobs)}`);
-        for (const t of await supply.take(env, knobs, 1, used, cfg.workers)) {
-          used.add(t.id);
-          ids.push(t.id);
+        // Some settings yield no valid task in a given environment (too few
+        // bugs to combine, no site for an operator): draw again, a few times.
+        for (let draw = 0; draw < FIXED_DRAWS; draw++) {
+          const rung = LADDER[Math.floor(random() * LADDER.length)]!;
+          const knobs: Knobs = { ...rung, family: families[Math.floor(random() * families.length)]! };
+          this.d.phase(0, `synthesizing ${env} at ${knobKey(knobs)}`);
+          const got = await supply.take(env, knobs, 1, used, cfg.workers);
+          for (const t of got) {
+            used.add(t.id);
+            ids.push(t.id);
+          }
+          if (got.length > 0) break;
         }
       }
     }

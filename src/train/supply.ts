@@ -11,7 +11,8 @@ import type { Task } from '../task/task.js';
 import { synthesize } from '../taskpilot/synth.js';
 import { patchKey, type EnvValidator } from '../taskpilot/validate.js';
 import { deriveSeed } from '../util/rng.js';
-import { knobKey, type Knobs } from '../curriculum/knobs.js';
+import { knobKey, OPERATOR_FAMILIES, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
+import { familiesFor } from '../taskpilot/procedural/index.js';
 
 export interface SupplyOptions {
   bankDir: string;
@@ -52,6 +53,14 @@ export class TaskSupply {
 
   task(id: string): Task | undefined {
     return this.bank.get(id);
+  }
+
+  /** The operator families TaskPilot can apply to an environment's language (knob values that can yield a task). */
+  families(env: string): OperatorFamily[] {
+    const loaded = this.envs.get(env);
+    if (!loaded) throw new Error(`unknown environment ${env}`);
+    const applicable = familiesFor(loaded.spec.language);
+    return OPERATOR_FAMILIES.filter((f) => applicable.includes(f));
   }
 
   /** Unused bank tasks of an environment at these knobs. */

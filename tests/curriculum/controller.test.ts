@@ -97,6 +97,17 @@ describe('DifficultyController', () => {
     assert.equal(state.families.k!.control!.weight, w.get('control'));
   });
 
+  it('proposes only among the families it is given (those the environment\'s language has operators for)', () => {
+    const c = new DifficultyController();
+    const w = c.familyWeights('k', ['operations', 'control']);
+    assert.deepEqual([...w.keys()], ['operations', 'control']);
+    assert.ok(Math.abs(w.get('operations')! + w.get('control')! - 1) < 1e-12);
+    const random = rng(5);
+    const fams = new Set(Array.from({ length: 300 }, () => c.propose('k', random, ['operations', 'control']).family));
+    assert.deepEqual([...fams].sort(), ['control', 'operations']);
+    assert.throws(() => c.propose('k', random, []), /no operator family to propose for k/);
+  });
+
   it('round-trips through JSON to identical proposals', () => {
     const c = new DifficultyController({ target: 0.3 });
     c.update('a', { successes: 3, failures: 1, family: 'class' });

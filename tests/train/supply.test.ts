@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Knobs } from '../../src/curriculum/knobs.js';
+import { starterEnvs } from '../../src/env/load.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { readTasks } from '../../src/task/io.js';
 import type { Task } from '../../src/task/task.js';
@@ -86,6 +87,13 @@ describe('TaskSupply', () => {
 });
 
 describe('taskKnobs', () => {
+  it('offers only the operator families TaskPilot can apply to the environment\'s language', () => {
+    const starters = new TaskSupply(new Map(starterEnvs().map((e) => [e.spec.name, e])), { bankDir: join(tempDir('fn-families-'), 'bank'), dataDir: tempDir('fn-families-data-'), runtime, seed: 1 });
+    assert.deepEqual(starters.families('lru-cache'), ['operations', 'control', 'removal'], 'class operators are Python only');
+    assert.deepEqual(starters.families('csv-reader'), ['operations', 'control', 'removal', 'class']);
+    assert.throws(() => starters.families('no-such-env'), /unknown environment no-such-env/);
+  });
+
   it('reads a task\'s knob setting: bugs capped at 4, its first family, operations when none', () => {
     const t = (knobs: Task['knobs']) => ({ knobs }) as Task;
     assert.deepEqual(taskKnobs(t({ bugs: 6, hint: 'minimal', visibility: 'hidden', families: ['control', 'operations'] })), { bugs: 4, hint: 'minimal', visibility: 'hidden', family: 'control' });

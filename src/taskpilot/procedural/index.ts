@@ -3,7 +3,7 @@ import { classRmBase, classRmFuncs } from './classes.js';
 import { ctrlInvertIf, ctrlShuffle } from './control.js';
 import { argSwap, augAssignSwap, opBreakChains, opChange, opChangeConst, opFlip, opSwap, removeTernary, ternarySwap } from './operations.js';
 import { removeAssign, removeCond, removeLoop, removeWrapper } from './removal.js';
-import type { Operator } from './types.js';
+import type { Family, Operator } from './types.js';
 
 export type { Edit, Family, Operator } from './types.js';
 
@@ -18,6 +18,11 @@ export const OPERATORS: Operator[] = [
 
 export function operatorsFor(lang: SyntaxLanguage): Operator[] {
   return OPERATORS.filter((op) => op.languages.includes(lang));
+}
+
+/** Operator families with at least one operator for the language (the class family is Python's only). */
+export function familiesFor(lang: SyntaxLanguage): Family[] {
+  return [...new Set(operatorsFor(lang).map((op) => op.family))];
 }
 
 export function operatorByName(name: string): Operator {
