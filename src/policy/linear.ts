@@ -1,6 +1,7 @@
 // The embedded policy's parameters: a log-linear model over candidate
 // repairs, π(a) ∝ exp(w·φ(a) / T). Exact log-probabilities, the score-function
-// gradient ∇log π(a) = (φ(a) − E_π[φ]) / T, and Adam updates. Checkpoints are
+// gradient ∇log π(a) = (φ(a) − E_π[φ]) / T, and Adam-style updates with one
+// second moment for the whole gradient. Checkpoints are
 // small JSON files.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { FEATURE_DIM, FEATURE_VERSION, priorWeights, type Sparse } from './features.js';
@@ -79,24 +80,27 @@ export class LinearPolicy {
   }
 
   /**
-   * One Adam ascent step on the objective whose gradient is `grad`, with
-   * decoupled weight decay toward the starting weights (inside Adam's
-   * normalisation a tiny decay on a feature with no gradient would move it
-   * by the full learning rate).
+   * One ascent step on the objective whose gradient is `grad`: Adam's
+   * momentum, but one second moment for the whole gradient (its squared
+   * norm), so a step is about `lr` long and the features keep their relative
+   * sizes. Per-coordinate Adam moved every weight with any gradient by about
+   * `lr`, and the soft choice over ~1,000 candidates gives nearly every weight
+   * some gradient: after 7 steps at 0.5, 385 of 581 weights had moved by more
+   * than 1, and the held-out solve rate fell. Weight decay is decoupled and
+   * pulls toward the starting weights (`v` is kept per coordinate, all equal,
+   * so checkpoints keep their shape).
    */
   update(grad: Float64Array, lr: number, decay = 1e-3): number {
     const b1 = 0.9, b2 = 0.999, eps = 1e-8;
     this.t++;
     let norm = 0;
+    for (let i = 0; i < FEATURE_DIM; i++) norm += grad[i]! * grad[i]!;
+    const vh = (b2 * this.v[0]! + (1 - b2) * norm) / (1 - b2 ** this.t);
     for (let i = 0; i < FEATURE_DIM; i++) {
-      const g = grad[i]!;
       this.w[i]! -= lr * decay * (this.w[i]! - this.w0[i]!);
-      norm += g * g;
-      this.m[i] = b1 * this.m[i]! + (1 - b1) * g;
-      this.v[i] = b2 * this.v[i]! + (1 - b2) * g * g;
-      const mh = this.m[i]! / (1 - b1 ** this.t);
-      const vh = this.v[i]! / (1 - b2 ** this.t);
-      this.w[i]! += (lr * mh) / (Math.sqrt(vh) + eps);
+      this.m[i] = b1 * this.m[i]! + (1 - b1) * grad[i]!;
+      this.v[i] = b2 * this.v[i]! + (1 - b2) * norm;
+      this.w[i]! += (lr * this.m[i]! / (1 - b1 ** this.t)) / (Math.sqrt(vh) + eps);
     }
     this.step++;
     return Math.sqrt(norm);

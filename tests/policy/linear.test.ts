@@ -116,7 +116,7 @@ describe('LinearPolicy gradient', () => {
     for (let k = 0; k < 5; k++) {
       const grad = new Float64Array(FEATURE_DIM);
       p.accumulate(d, 1, grad);
-      const norm = p.update(grad, 0.1);
+      const norm = p.update(grad, 0.5);
       assert.ok(norm > 0 && Number.isFinite(norm));
       const now = p.probabilities(FEATS)[2]!;
       assert.ok(now > last, `step ${k}: ${now} <= ${last}`);
@@ -128,8 +128,22 @@ describe('LinearPolicy gradient', () => {
     const q = new LinearPolicy();
     const grad = new Float64Array(FEATURE_DIM);
     q.accumulate(d, -1, grad);
-    q.update(grad, 0.1);
+    q.update(grad, 0.5);
     assert.ok(q.probabilities(FEATS)[2]! < start);
+  });
+
+  it('a step is about lr long and keeps the gradient\'s direction (weights with a tiny gradient barely move)', () => {
+    const p = new LinearPolicy('zero');
+    const grad = new Float64Array(FEATURE_DIM);
+    grad[3] = 10;
+    grad[7] = -1;
+    grad[11] = 1e-3;
+    p.update(grad, 0.5, 0);
+    const len = Math.hypot(...p.w);
+    assert.ok(Math.abs(len - 0.5) < 0.01, `step length ${len}`);
+    assert.ok(Math.abs(p.w[3]! / p.w[7]! + 10) < 1e-9, 'relative sizes kept');
+    assert.ok(Math.abs(p.w[11]!) < 1e-3, `a tiny gradient moves its weight a little, not by lr: ${p.w[11]}`);
+    assert.equal(p.w[5], 0, 'no gradient, no move');
   });
 });
 
