@@ -1,7 +1,7 @@
 // One policy update from a step's groups: advantages within each group (an
 // infrastructure failure is left out, never scored), degenerate groups (all
 // rewards equal: no signal) filtered and counted, the score-function gradient
-// of every decision scaled by its rollout's advantage, one Adam step.
+// of every decision scaled by its rollout's advantage, one optimizer step (LinearPolicy.update).
 //
 // Credit ('episode' or 'attempt'): with 'episode' every repair choice of a
 // rollout gets the rollout's advantage, including repairs a passing rollout
