@@ -117,7 +117,10 @@ export class LinearPolicy {
     const p = new LinearPolicy();
     p.w.set(c.weights);
     p.m.set(c.adam.m);
-    p.v.set(c.adam.v);
+    // A checkpoint of the per-coordinate optimizer: the sum of its second
+    // moments is exactly the running mean of the squared norm this one keeps.
+    const total = c.adam.v.every((x) => x === c.adam.v[0]) ? c.adam.v[0]! : c.adam.v.reduce((a, b) => a + b, 0);
+    p.v.fill(total);
     p.t = c.adam.t;
     p.step = c.step;
     return p;

@@ -200,6 +200,16 @@ describe('LinearPolicy checkpoints', () => {
     assert.deepEqual([...q.w], [...p.w]);
   });
 
+  it('continues a checkpoint of the per-coordinate optimizer with the sum of its second moments', () => {
+    const p = new LinearPolicy();
+    const c = p.toJSON();
+    c.adam.v = c.adam.v.map((_, i) => (i === 3 ? 0.5 : i === 9 ? 0.25 : 0));
+    c.adam.t = 4;
+    const q = LinearPolicy.fromJSON(c);
+    assert.ok(q.toJSON().adam.v.every((x) => x === 0.75));
+    assert.equal(LinearPolicy.fromJSON(q.toJSON()).toJSON().adam.v[0], 0.75, 'a checkpoint of this optimizer loads as it is');
+  });
+
   it('refuses a checkpoint of the wrong dimension, feature version or schema, saying what it expected', () => {
     const path = join(tempDir('fn-policy-'), 'policy.json');
     new LinearPolicy().save(path);
