@@ -95,11 +95,11 @@ export class LinearPolicy {
     this.t++;
     let norm = 0;
     for (let i = 0; i < FEATURE_DIM; i++) norm += grad[i]! * grad[i]!;
-    const vh = (b2 * this.v[0]! + (1 - b2) * norm) / (1 - b2 ** this.t);
+    this.v.fill(b2 * this.v[0]! + (1 - b2) * norm);
+    const vh = this.v[0]! / (1 - b2 ** this.t);
     for (let i = 0; i < FEATURE_DIM; i++) {
       this.w[i]! -= lr * decay * (this.w[i]! - this.w0[i]!);
       this.m[i] = b1 * this.m[i]! + (1 - b1) * grad[i]!;
-      this.v[i] = b2 * this.v[i]! + (1 - b2) * norm;
       this.w[i]! += (lr * this.m[i]! / (1 - b1 ** this.t)) / (Math.sqrt(vh) + eps);
     }
     this.step++;

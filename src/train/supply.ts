@@ -57,10 +57,14 @@ export class TaskSupply {
 
   /** The operator families TaskPilot can apply to an environment's language (knob values that can yield a task). */
   families(env: string): OperatorFamily[] {
-    const loaded = this.envs.get(env);
-    if (!loaded) throw new Error(`unknown environment ${env}`);
-    const applicable = familiesFor(loaded.spec.language);
+    const applicable = familiesFor(this.env(env).spec.language);
     return OPERATOR_FAMILIES.filter((f) => applicable.includes(f));
+  }
+
+  private env(name: string): LoadedEnv {
+    const loaded = this.envs.get(name);
+    if (!loaded) throw new Error(`unknown environment ${name}`);
+    return loaded;
   }
 
   /** Unused bank tasks of an environment at these knobs. */
@@ -76,8 +80,7 @@ export class TaskSupply {
     const key = knobKey(knobs);
     let have = this.unused(env, key, used);
     if (have.length < want) {
-      const loaded = this.envs.get(env);
-      if (!loaded) throw new Error(`unknown environment ${env}`);
+      const loaded = this.env(env);
       const t0 = performance.now();
       const n = Math.max(want * 2, this.opts.candidates ?? 6);
       const stats = await synthesize({
