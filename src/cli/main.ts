@@ -87,6 +87,7 @@ const OPTIONS = {
   advantage: { type: 'string' },
   credit: { type: 'string' },
   lr: { type: 'string' },
+  epochs: { type: 'string' },
   target: { type: 'string' },
   'time-limit': { type: 'string' },
   'eval-tasks': { type: 'string' },

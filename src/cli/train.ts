@@ -39,7 +39,9 @@ resumes after the last finished step.
   --credit C           which repairs share a rollout's advantage: episode (every one)
                        or attempt (undone repairs of a passing rollout count as failed)
                        (default ${D.credit})
-  --lr X               learning rate (default ${D.lr})
+  --lr X               learning rate: about how far one optimizer step moves the weights (default ${D.lr})
+  --epochs N           optimizer steps per training step on the same rollouts, clipped
+                       PPO-style after the first (default ${D.epochs})
   --workers W          rollouts in parallel (default ${D.workers})
   --seed S             seed (default ${D.seed})
   --target P           target pass rate (default ${D.target})
@@ -63,7 +65,7 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut),
     steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
     batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group),
-    lr: numberFlag(f.lr, '--lr', D.lr), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
+    lr: numberFlag(f.lr, '--lr', D.lr), epochs: intFlag(f.epochs, '--epochs', D.epochs, 1), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
     target: numberFlag(f.target, '--target', D.target),
     evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks), evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)), timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),
   };

@@ -14,6 +14,7 @@ import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
 import { featurize, type FeatureContext } from './features.js';
 import type { Decision, LinearPolicy } from './linear.js';
+import { corpusOf } from './naturalness.js';
 import { observeTests, TEST_PATH, testedStems, words, type TestObservation } from './observe.js';
 
 export interface EmbeddedAgentOptions {
@@ -182,7 +183,7 @@ export class EmbeddedAgent implements Model {
     const obs = this.current ?? { failures: [], frames: [], green: false };
     const ctx: FeatureContext = {
       frames: obs.frames, failures: obs.failures, testWords: this.testWords, failLineWords: this.failLineWords, instructionWords: this.instructionWords,
-      tried: this.triedLines, blind: obs.failures.length === 0, testedStems: testedStems(obs),
+      tried: this.triedLines, blind: obs.failures.length === 0, testedStems: testedStems(obs), corpus: corpusOf(this.files.values()),
     };
     const feats = cands.map((c) => featurize(c.r, c.text, ctx));
     const temperature = this.opts.temperature ?? 1;

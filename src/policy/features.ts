@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { OPERATORS } from '../taskpilot/procedural/index.js';
 import type { Repair } from './candidates.js';
+import { occurrences, type Corpus } from './naturalness.js';
 import { stemOf, TEST_PATH, words, type Failure, type Frame } from './observe.js';
 
 export interface Sparse {
@@ -30,6 +31,8 @@ export interface FeatureContext {
   blind: boolean;
   /** Stems of the failing tests' files ("lru" for tests/lru.test.js). */
   testedStems: Set<string>;
+  /** The source read so far, for the naturalness features (none: those features are 0). */
+  corpus?: Corpus;
 }
 
 /** The dense features, in slot order. */
@@ -41,6 +44,10 @@ export const DENSE_FEATURES = [
   // passes through the candidate's function; the function is called on a
   // line a failing test stopped at.
   'cov1', 'cov3', 'innermost', 'fnOnStack', 'fnCalled',
+  // How common the repaired token sequence is in the code read (log(1 + n)),
+  // and that less how common the sequence it replaces is elsewhere
+  // (naturalness.ts): which edit, in terms that hold in any code base.
+  'natAfter', 'natGain',
 ] as const;
 export type DenseFeature = (typeof DENSE_FEATURES)[number];
 export const slotOf = (name: DenseFeature): number => DENSE_FEATURES.indexOf(name);
@@ -57,13 +64,13 @@ export const PRIOR: Partial<Record<DenseFeature, number>> = {
 const OPS = OPERATORS.map((o) => o.name);
 const NOPS = OPS.length;
 const DENSE = DENSE_FEATURES.length;
-const OP_BASE = DENSE;
+export const OP_BASE = DENSE;
 const OP_FRAME = OP_BASE + NOPS;
 const OP_TESTFN = OP_FRAME + NOPS;
-const HASH_BASE = OP_TESTFN + NOPS;
+export const HASH_BASE = OP_TESTFN + NOPS;
 const HASH_SLOTS = 512;
 export const FEATURE_DIM = HASH_BASE + HASH_SLOTS;
-export const FEATURE_VERSION = 2;
+export const FEATURE_VERSION = 3;
 
 /** The prior as a weight vector. */
 export function priorWeights(): Float64Array {
@@ -189,12 +196,14 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
   const fnInMessage = fn && derived(ctx).messages.includes(fn) ? 1 : 0;
   const fnCalled = fn && ctx.failLineWords?.has(fn.toLowerCase()) ? 1 : 0;
   const cov = coverage(r, fnOf, ctx);
+  const seen = ctx.corpus ? occurrences(text, r.start, r.end, r.text, ctx.corpus) : { before: 0, after: 0 };
+  const natAfter = Math.log1p(seen.after);
   const values: Record<DenseFeature, number> = {
     inFrame, near, fileInFrames, depthScore, fnInTests, fnInInstr,
     lineTestOverlap: overlap(lineWords, ctx.testWords), lineInstrOverlap: overlap(lineWords, ctx.instructionWords),
     tried: ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0, blindFnInInstr: ctx.blind ? fnInInstr : 0, fnInMessage,
     fnInTestsNear: ctx.blind ? 0 : fnInTests * near, testedStem: ctx.testedStems.has(stemOf(r.file)) ? 1 : 0,
-    ...cov, fnCalled,
+    ...cov, fnCalled, natAfter, natGain: ctx.corpus ? natAfter - Math.log1p(Math.max(0, seen.before - 1)) : 0,
   };
   const idx: number[] = [];
   const val: number[] = [];

@@ -225,7 +225,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const probeGroups = stocker.takeGroups();
     const trained = [...results.values(), ...probeGroups];
     const before = cfg.curriculum === 'frontier' ? replayRates(policy, trained) : new Map<string, number>();
-    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit);
+    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs);
     // Tasks the update learned from: move their posteriors by what the policy's own replay says changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
     for (const [id, after] of replayRates(policy, trained)) {

@@ -12,17 +12,30 @@
 // treats each repair as its own trial (less noise, a small bias: an undone try
 // also used one of the episode's attempts).
 import { FEATURE_DIM } from '../policy/features.js';
-import type { LinearPolicy } from '../policy/linear.js';
+import type { Decision, LinearPolicy } from '../policy/linear.js';
 import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
 import { advantages, isDegenerate, type AdvantageMethod } from './advantages.js';
 import type { RolloutResult } from './rollout.js';
 
-/** The gradient norm of the step taken (0 when every group was degenerate: no update). */
 export type CreditMethod = 'episode' | 'attempt';
 export const CREDIT_METHODS: readonly CreditMethod[] = ['attempt', 'episode'];
 
-export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number, credit: CreditMethod = 'episode'): number {
-  const grad = new Float64Array(FEATURE_DIM);
+/** PPO's clip range: later epochs stop pushing a choice once its probability moved this far (as a ratio). */
+export const PPO_CLIP = 0.2;
+
+/**
+ * `epochs` optimizer steps on the same rollouts (PPO-style): the first is the
+ * plain policy gradient; later ones weight each decision by how much more (or
+ * less) likely the updated policy makes it than the policy that acted, and
+ * drop a decision once that ratio leaves [1 - PPO_CLIP, 1 + PPO_CLIP] in its
+ * advantage's direction. A step of this trainer costs ~16 rollouts and a few
+ * milliseconds of update, so reusing each batch a few times is nearly free;
+ * offline (bench/policy-sim.ts) 4 epochs moved the held-out tasks as far as
+ * 4x the rollouts did with one.
+ */
+/** The gradient norm of the first step taken (0 when every group was degenerate: no update). */
+export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number, credit: CreditMethod = 'episode', epochs = 1): number {
+  const credited: { d: Decision; scale: number; old: number }[] = [];
   let nonDegenerate = 0, rollouts = 0;
   for (const rs of groups) {
     const rewards = rs.map((r) => r.reward);
@@ -36,11 +49,25 @@ export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], me
       const passed = rewards[i]! >= SUCCESS_THRESHOLD;
       for (const d of rs[i]!.decisions) {
         const scale = credit === 'attempt' && passed && d.undone ? failed : a;
-        if (scale) policy.accumulate(d, scale, grad);
+        if (scale) credited.push({ d, scale, old: epochs > 1 ? policy.logprob(d) : 0 });
       }
     });
   }
-  // Mean over the step's rollouts (Dr. GRPO: no per-length normalisation).
-  for (let i = 0; i < grad.length; i++) grad[i]! /= rollouts || 1;
-  return nonDegenerate ? policy.update(grad, lr) : 0;
+  if (!nonDegenerate) return 0;
+  let firstNorm = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    const grad = new Float64Array(FEATURE_DIM);
+    let live = 0;
+    for (const { d, scale, old } of credited) {
+      const ratio = epoch === 0 ? 1 : Math.exp(policy.logprob(d) - old);
+      if ((scale > 0 && ratio > 1 + PPO_CLIP) || (scale < 0 && ratio < 1 - PPO_CLIP)) continue;
+      live++;
+      // Mean over the step's rollouts (Dr. GRPO: no per-length normalisation).
+      policy.accumulate(d, (scale * ratio) / (rollouts || 1), grad);
+    }
+    if (!live) break; // every choice has moved as far as the clip allows
+    const norm = policy.update(grad, lr);
+    if (epoch === 0) firstNorm = norm;
+  }
+  return firstNorm;
 }

@@ -39,4 +39,22 @@ describe('updatePolicy', () => {
     assert.equal(updatePolicy(policy, [allFail], 'rloo', 0.1, 'attempt'), 0);
     assert.deepEqual([policy.w[WRONG], policy.w[FIX], policy.w[OTHER]], [0, 0, 0]);
   });
+
+  it('epochs: more optimizer steps on the same rollouts move the fix further', () => {
+    const one = new LinearPolicy('zero'), four = new LinearPolicy('zero');
+    updatePolicy(one, [group()], 'rloo', 0.05, 'attempt', 1);
+    updatePolicy(four, [group()], 'rloo', 0.05, 'attempt', 4);
+    const pFix = (p: LinearPolicy) => p.probabilities(feats)[1]!;
+    assert.ok(pFix(four) > pFix(one) && pFix(one) > 1 / 3, `${pFix(four)} ${pFix(one)}`);
+    assert.equal(four.step, 4);
+  });
+
+  it('epochs: once every choice moved past the clip, no further step is taken', () => {
+    const one = new LinearPolicy('zero'), three = new LinearPolicy('zero');
+    // A step this long moves every choice's probability far past 1 ± PPO_CLIP.
+    updatePolicy(one, [group()], 'rloo', 5, 'attempt', 1);
+    updatePolicy(three, [group()], 'rloo', 5, 'attempt', 3);
+    assert.deepEqual([...three.w], [...one.w]);
+    assert.equal(three.step, 1);
+  });
 });

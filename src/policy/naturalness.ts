@@ -1,0 +1,53 @@
+// How ordinary a repair leaves the code, measured against the code the agent
+// has read. A synthesized bug usually turns a common local pattern into a
+// rare one (`i < items.length` into `i <= items.length` while the other loops
+// keep `<`), so the repair that undoes it tends to recreate a token sequence
+// found elsewhere in the repository, and most other candidates destroy one.
+// Counts are of the edited tokens with two tokens of context on each side,
+// within one line; the same measure applies to any code base, which is what
+// lets a weight learned on one environment carry to another.
+
+/** Identifiers, numbers, strings, multi-character operators, then any other symbol. */
+const TOKEN = /[A-Za-z_$][\w$]*|\d+(?:\.\d+)?|(['"`])(?:\\.|(?!\1).)*\1|===|!==|==|!=|<=|>=|&&|\|\||\?\?|\+\+|--|\+=|-=|\*=|\/=|=>|\*\*|\/\/|[^\s\w]/g;
+
+export function tokens(code: string): string[] {
+  return code.match(TOKEN) ?? [];
+}
+
+/** Every source line's tokens, joined so that a token sequence is a substring search (never across lines). */
+export interface Corpus { joined: string }
+
+export function corpusOf(texts: Iterable<string>): Corpus {
+  const lines: string[] = [];
+  for (const text of texts) for (const line of text.split('\n')) { const t = tokens(line); if (t.length) lines.push(t.join(' ')); }
+  return { joined: `\n${lines.join('\n')}\n` };
+}
+
+function count(corpus: Corpus, seq: string[]): number {
+  if (seq.length === 0) return 0;
+  const needle = seq.join(' ');
+  let n = 0;
+  // Token boundaries: a space or line break on both sides.
+  for (let i = corpus.joined.indexOf(needle); i !== -1; i = corpus.joined.indexOf(needle, i + 1)) {
+    const before = corpus.joined[i - 1], after = corpus.joined[i + needle.length];
+    if ((before === ' ' || before === '\n') && (after === ' ' || after === '\n')) n++;
+  }
+  return n;
+}
+
+/**
+ * How often the edited span with its context occurs in the corpus after the
+ * edit (`after`) and before it (`before`, which counts the candidate's own
+ * occurrence). Multi-line edits (a statement swap) get zeros: no one-line
+ * context to compare.
+ */
+export function occurrences(text: string, start: number, end: number, replacement: string, corpus: Corpus): { before: number; after: number } {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  let lineEnd = text.indexOf('\n', end);
+  if (lineEnd === -1) lineEnd = text.length;
+  const old = text.slice(start, end);
+  if (old.includes('\n') || replacement.includes('\n')) return { before: 0, after: 0 };
+  const left = tokens(text.slice(lineStart, start)).slice(-2);
+  const right = tokens(text.slice(end, lineEnd)).slice(0, 2);
+  return { before: count(corpus, [...left, ...tokens(old), ...right]), after: count(corpus, [...left, ...tokens(replacement), ...right]) };
+}
