@@ -5,14 +5,12 @@
 // original source (single-bug tasks of the repairable families).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { starterEnvs, sourceDir } from '../src/env/load.js';
 import type { ChatMessage } from '../src/model/types.js';
 import { EmbeddedAgent } from '../src/policy/agent.js';
-import { applyRepair, repairsIn } from '../src/policy/candidates.js';
 import { HASH_BASE, OP_BASE, type Sparse } from '../src/policy/features.js';
 import type { LinearPolicy } from '../src/policy/linear.js';
 import { readTask } from '../src/task/io.js';
-import { patchFiles } from '../src/util/diff.js';
+import { fixIndices, reachWithin } from '../src/train/reach.js';
 
 export interface Example { id: string; env: string; feats: Sparse[]; fix: number[] }
 
@@ -27,37 +25,30 @@ function masked(f: Sparse, dropped: Set<string>): Sparse {
 
 export async function loadExamples(tasksDir: string, trajDir: string, policy: LinearPolicy, drop: string[] = []): Promise<{ examples: Example[]; unreachable: number }> {
   const dropped = new Set(drop);
-  const repos = new Map(starterEnvs().map((e) => [e.spec.name, sourceDir(e)]));
   const examples: Example[] = [];
   let unreachable = 0;
   for (const id of readdirSync(tasksDir).sort()) {
     const file = join(trajDir, id, 'attempt-0.jsonl');
-    const repo = existsSync(file) ? repos.get(readTask(join(tasksDir, id)).env.name) : undefined;
-    if (!repo) continue;
+    if (!existsSync(file)) continue;
     const task = readTask(join(tasksDir, id));
     const recorded = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: ChatMessage })
       .filter((e) => e.type === 'message').map((e) => e.message!);
     // Replay: the agent asks for the same reads, so the recorded observations answer them.
-    const agent = new EmbeddedAgent(policy, { seed: 1 });
+    const agent = new EmbeddedAgent(policy, { seed: 1, openingOnly: true });
     const messages = recorded.slice(0, 2);
     for (let i = 2; ; i += 2) {
       const turn = await agent.turn({ messages });
       const call = turn.message.tool_calls?.[0];
-      if (!call || call.function.name === 'Edit') break;
+      if (!call) break;
       const asked = (recorded[i]?.tool_calls as { function: unknown }[] | undefined)?.[0]?.function;
       if (JSON.stringify(asked) !== JSON.stringify(call.function)) break;
       messages.push(turn.message, recorded[i + 1]!);
     }
-    const decision = agent.decisions[0];
-    if (!decision) continue;
-    // The same candidates in the same order as the agent's choice (files in reading order).
-    const files = (agent as unknown as { files: Map<string, string> }).files;
-    const cands: { file: string; text: string; r: Awaited<ReturnType<typeof repairsIn>>[number] }[] = [];
-    for (const [f, text] of files) for (const r of await repairsIn(f, text)) cands.push({ file: f, text, r });
-    const original = new Map(patchFiles(task.fixPatch).map((f) => [f, readFileSync(join(repo, f), 'utf8')]));
-    const fix = cands.flatMap((c, k) => (original.get(c.file) === applyRepair(c.text, c.r) ? [k] : []));
+    if (!agent.opening) continue;
+    const fix = fixIndices(agent.opening, task.fixPatch);
+    if (fix === null) continue; // several bugs
     if (fix.length === 0) unreachable++;
-    else examples.push({ id, env: task.env.name, feats: decision.feats.map((f) => masked(f, dropped)), fix });
+    else examples.push({ id, env: task.env.name, feats: agent.opening.feats.map((f) => masked(f, dropped)), fix });
   }
   return { examples, unreachable };
 }
@@ -68,20 +59,9 @@ export function pFix(p: LinearPolicy, e: Example): number {
   return e.fix.reduce((a, k) => a + pr[k]!, 0);
 }
 
-/** Chance the fix is among K distinct draws (Monte Carlo). */
+/** Chance the fix is among K distinct draws (Monte Carlo; the trainer's own screen, src/train/reach.ts). */
 export function hitK(p: LinearPolicy, e: Example, k: number, random: () => number, runs = 200): number {
-  const probs = p.probabilities(e.feats);
-  let hits = 0;
-  for (let r = 0; r < runs; r++) {
-    const w = [...probs];
-    for (let j = 0; j < k; j++) {
-      let u = random() * w.reduce((a, b) => a + b, 0), c = 0;
-      while (c < w.length - 1 && (u -= w[c]!) > 0) c++;
-      if (e.fix.includes(c)) { hits++; break; }
-      w[c] = 0;
-    }
-  }
-  return hits / runs;
+  return reachWithin(p.probabilities(e.feats), e.fix, k, random, runs);
 }
 
 export const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);

@@ -12,7 +12,7 @@ import type { Model, ModelTurn, ToolCall, TurnRequest } from '../model/types.js'
 import { languageOf } from '../taskpilot/syntax.js';
 import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
-import { featurize, type FeatureContext } from './features.js';
+import { featurize, type FeatureContext, type Sparse } from './features.js';
 import type { Decision, LinearPolicy } from './linear.js';
 import { corpusOf } from './naturalness.js';
 import { observeTests, TEST_PATH, testedStems, words, type TestObservation } from './observe.js';
@@ -26,6 +26,18 @@ export interface EmbeddedAgentOptions {
   greedy?: boolean;
   /** Source files read at most. */
   maxFiles?: number;
+  /**
+   * Stop where the first repair would be chosen, keeping the candidates and
+   * their features in `opening` (how the curriculum screens a new task, see
+   * src/train/reach.ts): no edit is made.
+   */
+  openingOnly?: boolean;
+}
+
+/** The first repair choice's candidates (with the text of their file) and their features. */
+export interface Opening {
+  cands: { r: Repair; text: string }[];
+  feats: Sparse[];
 }
 
 /** About 0.7 s of sandboxed test run each on the JavaScript starters. */
@@ -42,6 +54,7 @@ export class EmbeddedAgent implements Model {
   readonly name = 'embedded-policy';
   readonly supportsTools = true;
   readonly decisions: Decision[] = [];
+  opening: Opening | null = null;
   private readonly random: () => number;
   private pending: Pending | null = null;
   private calls = 0;
@@ -163,6 +176,10 @@ export class EmbeddedAgent implements Model {
     }
     if (this.current?.green && this.baseline && !this.baseline.green) return null;
     if (this.attempts >= (this.opts.maxAttempts ?? MAX_ATTEMPTS)) return null;
+    if (this.opts.openingOnly) {
+      this.opening = await this.candidates();
+      return null;
+    }
     const choice = await this.choose();
     if (!choice) return null;
     this.attempts++;
@@ -174,18 +191,23 @@ export class EmbeddedAgent implements Model {
     return { tool: 'Edit', args: { file_path: choice.repair.file, ...e }, action: { kind: 'edit', repair: choice.repair }, logprob: choice.logprob };
   }
 
-  private async choose(): Promise<{ repair: Repair; logprob: number } | null> {
+  /** Every untried candidate repair in the files read, and its features in the present context. */
+  private async candidates(): Promise<Opening> {
     const cands: { r: Repair; text: string }[] = [];
     for (const [file, text] of this.files) {
       for (const r of await repairsIn(file, text)) if (!this.tried.has(`${r.file}:${r.start}:${r.text}`)) cands.push({ r, text });
     }
-    if (cands.length === 0) return null;
     const obs = this.current ?? { failures: [], frames: [], green: false };
     const ctx: FeatureContext = {
       frames: obs.frames, failures: obs.failures, testWords: this.testWords, failLineWords: this.failLineWords, instructionWords: this.instructionWords,
       tried: this.triedLines, blind: obs.failures.length === 0, testedStems: testedStems(obs), corpus: corpusOf(this.files.values()),
     };
-    const feats = cands.map((c) => featurize(c.r, c.text, ctx));
+    return { cands, feats: cands.map((c) => featurize(c.r, c.text, ctx)) };
+  }
+
+  private async choose(): Promise<{ repair: Repair; logprob: number } | null> {
+    const { cands, feats } = await this.candidates();
+    if (cands.length === 0) return null;
     const temperature = this.opts.temperature ?? 1;
     const { index, logprob } = this.policy.choose(feats, this.random, temperature, this.opts.greedy);
     this.decisions.push({ feats, chosen: index, temperature });

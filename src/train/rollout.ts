@@ -72,6 +72,22 @@ export function agentInstruction(task: Task, ws: Workspace): string {
   return `${task.instruction.trim()}\n\nThe repository is at ${ws.runtime.workdir(ws.mounts)} . Run the tests with:\n    ${agentTestCommand(task, ws)}\n`;
 }
 
+/** The model works on the task in a fresh workspace; what it changed, and why it stopped. */
+export async function work(task: Task, model: Model, ctx: RolloutContext): Promise<{ diff: string; stopReason: StopReason; steps: number }> {
+  const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
+  try {
+    const res = await runAgent({
+      model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
+      ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
+      ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
+      limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
+    });
+    return { diff: await ws.diff(), stopReason: res.stopReason, steps: res.steps };
+  } finally {
+    ws.dispose();
+  }
+}
+
 export async function rollout(task: Task, model: Model & { decisions?: Decision[] }, ctx: RolloutContext): Promise<RolloutResult> {
   const t0 = performance.now();
   const base = { taskId: task.id, decisions: model.decisions ?? [], cached: false };
@@ -79,20 +95,7 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
   let stopReason: StopReason;
   let steps: number;
   try {
-    const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
-    try {
-      const res = await runAgent({
-        model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
-        ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
-        ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
-        limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
-      });
-      stopReason = res.stopReason;
-      steps = res.steps;
-      diff = await ws.diff();
-    } finally {
-      ws.dispose();
-    }
+    ({ diff, stopReason, steps } = await work(task, model, ctx));
   } catch (err) {
     return { ...base, reward: null, stopReason: 'infra-error', steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: (err as Error).message };
   }

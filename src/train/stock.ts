@@ -3,7 +3,8 @@
 // admission probe of up to k rollouts that stops as soon as both outcomes
 // are seen (mixed results already prove 0 < p < 1): admitted, too easy
 // (retired to the regression set) or too hard (rejected); the outcome moves
-// the controller. Uniform and static: one fixed set made up front at
+// the controller. Before the probe, a task the policy cannot reach
+// (reach.ts) is rejected without rollouts. Uniform and static: one fixed set made up front at
 // uniformly random knobs, the static one filtered once by probes.
 import type { DifficultyController } from '../curriculum/controller.js';
 import { knobKey, LADDER, type Knobs } from '../curriculum/knobs.js';
@@ -13,6 +14,7 @@ import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
+import { REACH_FLOOR } from './reach.js';
 import type { RolloutResult } from './rollout.js';
 import { taskKnobs, type TaskSupply } from './supply.js';
 
@@ -24,6 +26,8 @@ export interface StockDeps {
   /** Tasks this run has taken from the supply. */
   used: Set<string>;
   runOne: (task: Task, seed: number) => Promise<RolloutResult>;
+  /** The policy's reach on a task before any rollout (reach.ts); null when it cannot be told. None: no screening. */
+  screen?: (task: Task) => Promise<number | null>;
   /** Counts every rollout spent (probes are part of the budget). */
   spend: () => void;
   /** Rollouts left in the budget, counting those of a batch in flight. */
@@ -35,8 +39,8 @@ export interface StockDeps {
 const FIXED_DRAWS = 4;
 
 export class Stocker {
-  /** Generator yield since the last reset: candidates, valid, probed, admitted (in band). */
-  yield = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
+  /** Generator yield since the last reset: candidates, valid, probed, admitted (in band), screened out before a probe. */
+  yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0 };
   probeMs = 0;
   /** Restocking tries so far: each goes to the next training environment in turn. */
   private turn = 0;
@@ -50,7 +54,7 @@ export class Stocker {
   constructor(private readonly d: StockDeps) {}
 
   reset(): void {
-    this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0 };
+    this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0 };
     this.probeMs = 0;
   }
 
@@ -63,6 +67,15 @@ export class Stocker {
 
   async probe(task: Task, step: number): Promise<ProbeVerdict> {
     const { cfg, pool, controller } = this.d;
+    const knobs = taskKnobs(task);
+    const reach = this.d.screen ? await this.d.screen(task) : null;
+    if (reach !== null && reach < REACH_FLOOR) {
+      // What the probe would almost surely have said, without its rollouts.
+      this.yield.screened++;
+      pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: 'rejected' });
+      controller.update(task.env.name, { successes: 0, failures: cfg.probe, family: knobs.family });
+      return 'too-hard';
+    }
     const p = new Probe(cfg.probe);
     const rewards: number[] = [];
     const group: RolloutResult[] = [];
@@ -75,7 +88,6 @@ export class Stocker {
     }
     const verdict = p.verdict ?? 'too-hard';
     if (verdict === 'admit') this.groups.push(group);
-    const knobs = taskKnobs(task);
     pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
     pool.record(task.id, rewards, step);
     controller.update(task.env.name, { successes: p.successes, failures: p.failures, family: knobs.family });

@@ -13,7 +13,7 @@ import { TaskPool } from '../curriculum/pool.js';
 import { mean } from '../curriculum/posterior.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
-import { EmbeddedAgent } from '../policy/agent.js';
+import { EmbeddedAgent, MAX_ATTEMPTS } from '../policy/agent.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
@@ -22,7 +22,8 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import type { TrainConfig } from './config.js';
-import { rolloutWithRetry, type RolloutResult } from './rollout.js';
+import { patchedFile, reachOf } from './reach.js';
+import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
@@ -68,7 +69,7 @@ export interface StepMetrics {
   infraFailures: number;
   poolHistogram: number[];
   poolCounts: Record<string, number>;
-  yield: { candidates: number; valid: number; probed: number; admitted: number };
+  yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
   knobs: Record<string, number>;
   heldOutSolveRate?: number;
   gradNorm: number;
@@ -133,9 +134,22 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   const evaluate = () =>
     solveRate(state.evalIds, cfg, taskOf, runOne, (done, total) => emit({ kind: 'phase', step: state.step, phase: 'held-out evaluation', done, total }));
 
+  /** A new task's reach for the current policy: its opening replayed up to the first choice (reach.ts). */
+  const screen = async (task: Task): Promise<number | null> => {
+    // Several bugs take several repairs: the first choice's reach says too little.
+    if (task.knobs.bugs !== 1 || !patchedFile(task.fixPatch)) return null;
+    const agent = new EmbeddedAgent(policy, { seed: deriveSeed(cfg.seed, 'screen', task.id), openingOnly: true });
+    try {
+      await work(task, agent, { built: await builtFor(task.env.name), runtime: deps.runtime, dataDir: deps.dataDir, testRuns });
+    } catch {
+      return null; // the probe will meet the same trouble and count it
+    }
+    return agent.opening && reachOf(policy, agent.opening, task.fixPatch, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', task.id)));
+  };
+
   let inFlight = 0; // rollouts of the batch now running (counted when it ends)
   const stocker = new Stocker({
-    cfg, supply, pool: taskPool, controller, used, runOne,
+    cfg, supply, pool: taskPool, controller, used, runOne, screen,
     spend: () => state.rolloutsUsed++,
     budgetLeft: () => cfg.budget - state.rolloutsUsed - inFlight,
     phase: (step, text) => emit({ kind: 'phase', step, phase: text }),

@@ -128,7 +128,8 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       assert.equal(m.poolHistogram.length, 10);
       assert.deepEqual(Object.keys(m.poolCounts).sort(), ['active', 'probing', 'rejected', 'retired']);
       assert.equal(m.poolHistogram.reduce((a, b) => a + b, 0), m.poolCounts.active! + m.poolCounts.probing!, JSON.stringify(m));
-      assert.deepEqual(Object.keys(m.yield).sort(), ['admitted', 'candidates', 'probed', 'valid']);
+      assert.deepEqual(Object.keys(m.yield).sort(), ['admitted', 'candidates', 'probed', 'screened', 'valid']);
+      assert.ok(m.yield.screened <= m.yield.probed, 'a screened task counts as probed');
       assert.ok(m.yield.valid <= m.yield.candidates && m.yield.admitted <= m.yield.probed);
       assert.deepEqual(Object.keys(m.knobs), ['tiny-stats']);
       assert.ok(isNum(m.gradNorm) && m.gradNorm >= 0);

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DifficultyController } from '../../src/curriculum/controller.js';
+import { TaskPool } from '../../src/curriculum/pool.js';
+import type { Task } from '../../src/task/task.js';
+import { TRAIN_DEFAULTS } from '../../src/train/config.js';
+import { REACH_FLOOR } from '../../src/train/reach.js';
+import type { RolloutResult } from '../../src/train/rollout.js';
+import { Stocker, type StockDeps } from '../../src/train/stock.js';
+import type { TaskSupply } from '../../src/train/supply.js';
+
+const task = (id: string) => ({ id, env: { name: 'e' }, knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] } }) as unknown as Task;
+
+function stocker(screen: StockDeps['screen'], rewards: number[]) {
+  const pool = new TaskPool();
+  const controller = new DifficultyController({ target: 0.5 });
+  let spent = 0, ran = 0;
+  const runOne = async (t: Task): Promise<RolloutResult> =>
+    ({ taskId: t.id, reward: rewards[ran++ % rewards.length]!, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
+  const s = new Stocker({
+    cfg: TRAIN_DEFAULTS, supply: {} as TaskSupply, pool, controller, used: new Set(), runOne, ...(screen ? { screen } : {}),
+    spend: () => { spent++; }, budgetLeft: () => 100, phase: () => {},
+  });
+  return { s, pool, controller, spent: () => spent };
+}
+
+describe('Stocker.probe with a reach screen', () => {
+  it('rejects a task below the reach floor without a rollout, and the controller hears a failed probe', async () => {
+    const { s, pool, controller, spent } = stocker(async () => REACH_FLOOR / 2, [1, 0]);
+    const failuresHeard = () => JSON.stringify(controller.toJSON()).match(/"operations",\{"alpha":[\d.]+,"beta":([\d.]+)/)?.[1];
+    assert.equal(await s.probe(task('low'), 1), 'too-hard');
+    assert.equal(spent(), 0, 'no rollout spent');
+    assert.equal(pool.get('low')?.state, 'rejected');
+    assert.equal(s.yield.screened, 1);
+    // The family's Beta(1, 1) prior took the probe's worth of failures.
+    assert.equal(Number(failuresHeard()), 1 + TRAIN_DEFAULTS.probe);
+  });
+
+  it('probes as usual when the reach is above the floor or cannot be told', async () => {
+    for (const reach of [0.5, null]) {
+      const { s, pool, spent } = stocker(async () => reach, [1, 0]);
+      assert.equal(await s.probe(task('mid'), 1), 'admit');
+      assert.equal(spent(), 2, 'mixed results after two rollouts');
+      assert.equal(pool.get('mid')?.state, 'active');
+      assert.equal(s.yield.screened, 0);
+    }
+  });
+});
