@@ -10,7 +10,7 @@
 // (supervised, so an upper bound on what the features let training reach) and
 // reports the held-out environment before and after, and a fresh half of the
 // trained-on environments' tasks the fit did not see. --drop leaves feature
-// groups out (dense, op, hash); --epochs and --lr size the fit.
+// groups out (dense, hash); --epochs and --lr size the fit.
 //
 //   npx frognano synth --env durations,lru-cache,semver-ranges,md-tokens --n 20 --strategy procedural \
 //     --operators operations,control --hint full --visibility visible --out /tmp/reach/tasks

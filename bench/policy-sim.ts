@@ -12,7 +12,7 @@
 // the held-out environment. Same data as bench/policy-reach.ts:
 //
 //   npx tsx bench/policy-sim.ts --tasks /tmp/reach/tasks --trajectories /tmp/reach/traj \
-//     [--lr X --epochs N --credit C --steps 8 --seeds 3 --sampler frontier|uniform --drop dense,op,hash]
+//     [--lr X --epochs N --credit C --steps 8 --seeds 3 --sampler frontier|sticky|uniform --drop dense,hash]
 // (defaults: the trainer's)
 import { parseArgs } from 'node:util';
 import { DENSE_FEATURES } from '../src/policy/features.js';
@@ -62,11 +62,15 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
   const random = rng(seed);
   const p = new LinearPolicy();
   let rollouts = 0, nonDegenerate = 0, groups = 0;
+  let sticky: Example[] = [];
   for (let step = 0; step < STEPS; step++) {
     const chance = train.map((e) => hitK(p, e, K, random, 40));
     const inBand = train.filter((_, i) => chance[i]! >= 0.1 && chance[i]! <= 0.9);
     const from = values.sampler === 'uniform' || inBand.length < B ? train : inBand;
-    const picked = Array.from({ length: B }, () => from[Math.floor(random() * from.length)]!);
+    // sticky: as the trainer's pool does, a task stays in the batch until the policy has learned it (chance > 0.9) or lost it (< 0.1).
+    const draw = () => from[Math.floor(random() * from.length)]!;
+    const keep = (e: Example) => { const c = chance[train.indexOf(e)]!; return c >= 0.1 && c <= 0.9; };
+    const picked = values.sampler === 'sticky' ? (sticky = Array.from({ length: B }, (_, k) => (sticky[k] && keep(sticky[k]!) ? sticky[k]! : draw()))) : Array.from({ length: B }, draw);
     const stepGroups = picked.map((e) => Array.from({ length: G }, () => rollout(p, e, random)));
     for (const g of stepGroups) { groups++; if (new Set(g.map((r) => r.reward)).size > 1) nonDegenerate++; }
     rollouts += B * G;

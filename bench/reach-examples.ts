@@ -7,15 +7,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../src/model/types.js';
 import { EmbeddedAgent } from '../src/policy/agent.js';
-import { HASH_BASE, OP_BASE, type Sparse } from '../src/policy/features.js';
+import { HASH_BASE, type Sparse } from '../src/policy/features.js';
 import type { LinearPolicy } from '../src/policy/linear.js';
 import { readTask } from '../src/task/io.js';
 import { fixIndices, reachWithin } from '../src/train/reach.js';
 
 export interface Example { id: string; env: string; feats: Sparse[]; fix: number[] }
 
-/** Feature groups by slot, for ablations (--drop dense,op,hash). */
-export const groupOf = (i: number): 'dense' | 'op' | 'hash' => (i < OP_BASE ? 'dense' : i < HASH_BASE ? 'op' : 'hash');
+/** Feature groups by slot, for ablations (--drop dense,hash). */
+export const groupOf = (i: number): 'dense' | 'hash' => (i < HASH_BASE ? 'dense' : 'hash');
 
 function masked(f: Sparse, dropped: Set<string>): Sparse {
   if (dropped.size === 0) return f;

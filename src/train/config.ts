@@ -63,12 +63,13 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   batch: 2,
   group: 8,
   advantage: 'rloo',
-  // Chosen offline with bench/policy-sim.ts (185 recorded tasks, 5 seeds):
-  // attempt credit, lr 1 and 4 epochs moved fresh tasks of the trained-on
-  // environments from 22% to 39% and the held-out environment's from 16% to
-  // 29% (fix within 10 attempts); episode credit, lr 0.5, one epoch: 26% / 19%.
+  // Chosen offline with bench/policy-sim.ts (docs/training.md): 4 epochs
+  // and attempt credit moved fresh and held-out tasks further than one epoch
+  // and episode credit; lr 1 did better than 0.5 when every step drew new
+  // tasks, but overfitted when a task stays in the batch until learned (as
+  // the pool does), and in a default run it lost held-out tasks.
   credit: 'attempt',
-  lr: 1,
+  lr: 0.5,
   epochs: 4,
   workers: 2,
   probe: 4,
@@ -78,5 +79,5 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   evalRollouts: 1,
   evalEvery: 6,
   initialTasks: 3,
-  timeLimitMin: 12,
+  timeLimitMin: 11,
 };

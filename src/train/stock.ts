@@ -101,15 +101,19 @@ export class Stocker {
    */
   async stock(step: number, random: () => number): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
-    let tries = 0;
+    // A try is a pair of tasks probed with rollouts: tasks the screen turned
+    // away cost a test run, not rollouts, so they do not use up the step's
+    // tries (draws bounds the synthesis they cost instead).
+    let tries = 0, draws = 0;
     const wanted = () => {
       const active = pool.counts().active;
-      return active < 1 ? tries < 3 * cfg.envs.length : active < cfg.poolTarget && tries < Math.max(2, Math.ceil(cfg.batch / 2));
+      const limit = active < 1 ? 3 * cfg.envs.length : active < cfg.poolTarget ? Math.max(2, Math.ceil(cfg.batch / 2)) : 0;
+      return tries < limit && draws < 3 * limit;
     };
     // Room for the probes of one more try (two tasks), so restocking cannot overrun the budget.
     const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe);
     while (wanted() && room()) {
-      tries++;
+      draws++;
       const env = cfg.envs[this.turn++ % cfg.envs.length]!;
       const knobs = this.d.controller.propose(env, random, supply.families(env));
       this.d.phase(step, `synthesizing ${env} at ${knobKey(knobs)}`);
@@ -119,11 +123,13 @@ export class Stocker {
       this.yield.valid += supply.yield.valid - before.valid;
       for (const t of fresh) used.add(t.id);
       const t0 = performance.now();
+      const screened = this.yield.screened;
       await inParallel(fresh, cfg.workers, async (t) => {
         this.d.phase(step, `probing ${t.id}`);
         this.yield.probed++;
         if ((await this.probe(t, step)) === 'admit') this.yield.admitted++;
       });
+      tries += fresh.length === 0 ? 1 : (fresh.length - (this.yield.screened - screened)) / 2;
       this.probeMs += performance.now() - t0;
     }
   }
