@@ -12,10 +12,10 @@
 // the held-out environment. Same data as bench/policy-reach.ts:
 //
 //   npx tsx bench/policy-sim.ts --tasks /tmp/reach/tasks --trajectories /tmp/reach/traj \
-//     [--lr X --epochs N --credit C --steps 8 --seeds 3 --sampler frontier|sticky|uniform --drop dense,hash]
+//     [--lr X --epochs N --credit C --steps 8 --seeds 3 --sampler frontier|sticky|uniform --learn dense|all --drop dense,hash]
 // (defaults: the trainer's)
 import { parseArgs } from 'node:util';
-import { DENSE_FEATURES } from '../src/policy/features.js';
+import { DENSE_FEATURES, FEATURE_DIM } from '../src/policy/features.js';
 import type { Decision } from '../src/policy/linear.js';
 import { LinearPolicy } from '../src/policy/linear.js';
 import type { AdvantageMethod } from '../src/train/advantages.js';
@@ -31,7 +31,7 @@ const { values } = parseArgs({
     attempts: { type: 'string', default: '10' }, lr: { type: 'string', default: String(D.lr) }, steps: { type: 'string', default: '8' },
     batch: { type: 'string', default: String(D.batch) }, group: { type: 'string', default: String(D.group) }, credit: { type: 'string', default: D.credit },
     advantage: { type: 'string', default: D.advantage }, seeds: { type: 'string', default: '3' }, drop: { type: 'string', default: '' },
-    sampler: { type: 'string', default: 'frontier' }, epochs: { type: 'string', default: String(D.epochs) },
+    sampler: { type: 'string', default: 'frontier' }, learn: { type: 'string', default: D.learn }, epochs: { type: 'string', default: String(D.epochs) },
   },
 });
 if (!values.tasks || !values.trajectories) throw new Error('pass --tasks DIR and --trajectories DIR (see the header of this file)');
@@ -74,7 +74,7 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
     const stepGroups = picked.map((e) => Array.from({ length: G }, () => rollout(p, e, random)));
     for (const g of stepGroups) { groups++; if (new Set(g.map((r) => r.reward)).size > 1) nonDegenerate++; }
     rollouts += B * G;
-    updatePolicy(p, stepGroups, values.advantage as AdvantageMethod, Number(values.lr), values.credit as CreditMethod, Number(values.epochs));
+    updatePolicy(p, stepGroups, values.advantage as AdvantageMethod, Number(values.lr), values.credit as CreditMethod, Number(values.epochs), values.learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM);
   }
   if (seed === 1) console.log(DENSE_FEATURES.map((n, i) => `${n} ${p.w[i]!.toFixed(2)}`).join('  '));
   const evalRandom = rng(100 + seed);

@@ -88,6 +88,7 @@ const OPTIONS = {
   credit: { type: 'string' },
   lr: { type: 'string' },
   epochs: { type: 'string' },
+  learn: { type: 'string' },
   target: { type: 'string' },
   'time-limit': { type: 'string' },
   'eval-tasks': { type: 'string' },

@@ -7,7 +7,7 @@ import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
-import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
+import { CURRICULA, LEARNED_WEIGHTS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
 import { LinearPolicy } from '../policy/linear.js';
 import { loadState } from '../train/state.js';
 import { train, type TrainEvent } from '../train/trainer.js';
@@ -42,6 +42,8 @@ resumes after the last finished step.
   --lr X               learning rate: about how far one optimizer step moves the weights (default ${D.lr})
   --epochs N           optimizer steps per training step on the same rollouts, clipped
                        PPO-style after the first (default ${D.epochs})
+  --learn W            weights training moves: dense (where to look, how ordinary a repair
+                       leaves the code) or all (also hashed edit kinds) (default ${D.learn})
   --workers W          rollouts in parallel (default ${D.workers})
   --seed S             seed (default ${D.seed})
   --target P           target pass rate (default ${D.target})
@@ -58,10 +60,12 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   if (!CURRICULA.includes(curriculum)) throw new UserError(`unknown curriculum "${curriculum}"`, `use one of ${CURRICULA.join(', ')}`);
   const advantage = (f.advantage ?? D.advantage) as TrainConfig['advantage'];
   if (!['grpo', 'dr-grpo', 'rloo'].includes(advantage)) throw new UserError(`unknown advantage "${advantage}"`, 'use rloo, grpo or dr-grpo');
+  const learn = (f.learn ?? D.learn) as TrainConfig['learn'];
+  if (!LEARNED_WEIGHTS.includes(learn)) throw new UserError(`unknown --learn "${learn}"`, `use ${LEARNED_WEIGHTS.join(' or ')}`);
   const credit = (f.credit ?? D.credit) as TrainConfig['credit'];
   if (!CREDIT_METHODS.includes(credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
   const cfg: TrainConfig = {
-    ...D, curriculum, advantage, credit,
+    ...D, curriculum, advantage, credit, learn,
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut),
     steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
     batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group),

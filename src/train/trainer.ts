@@ -14,6 +14,7 @@ import { mean } from '../curriculum/posterior.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { EmbeddedAgent, MAX_ATTEMPTS } from '../policy/agent.js';
+import { DENSE_FEATURES, FEATURE_DIM } from '../policy/features.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
@@ -239,7 +240,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const probeGroups = stocker.takeGroups();
     const trained = [...results.values(), ...probeGroups];
     const before = cfg.curriculum === 'frontier' ? replayRates(policy, trained) : new Map<string, number>();
-    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs);
+    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, cfg.learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM);
     // Tasks the update learned from: move their posteriors by what the policy's own replay says changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
     for (const [id, after] of replayRates(policy, trained)) {

@@ -33,8 +33,14 @@ export const PPO_CLIP = 0.2;
  * offline (bench/policy-sim.ts) 4 epochs moved the held-out tasks as far as
  * 4x the rollouts did with one.
  */
-/** The gradient norm of the first step taken (0 when every group was degenerate: no update). */
-export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number, credit: CreditMethod = 'episode', epochs = 1): number {
+/**
+ * The gradient norm of the first step taken (0 when every group was
+ * degenerate: no update). Only the first `learnable` weights move (the
+ * trainer's `--learn dense` keeps the hashed edit-kind weights where they are).
+ */
+export function updatePolicy(
+  policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number, credit: CreditMethod = 'episode', epochs = 1, learnable = FEATURE_DIM,
+): number {
   const credited: { d: Decision; scale: number; old: number }[] = [];
   let nonDegenerate = 0, rollouts = 0;
   for (const rs of groups) {
@@ -66,6 +72,7 @@ export function updatePolicy(policy: LinearPolicy, groups: RolloutResult[][], me
       policy.accumulate(d, (scale * ratio) / (rollouts || 1), grad);
     }
     if (!live) break; // every choice has moved as far as the clip allows
+    grad.fill(0, learnable); // slots past `learnable` keep their weights
     const norm = policy.update(grad, lr);
     if (epoch === 0) firstNorm = norm;
   }

@@ -57,4 +57,12 @@ describe('updatePolicy', () => {
     assert.deepEqual([...three.w], [...one.w]);
     assert.equal(three.step, 1);
   });
+
+  it('learnable: weights past the first `learnable` slots never move', () => {
+    const policy = new LinearPolicy('zero');
+    // WRONG is the last slot: learning stops short of it.
+    assert.ok(updatePolicy(policy, [group()], 'rloo', 0.1, 'attempt', 2, FEATURE_DIM - 1) > 0);
+    assert.equal(policy.w[WRONG], 0);
+    assert.ok(policy.w[FIX]! > 0 && policy.w[OTHER]! < 0, 'the slots before it still learn');
+  });
 });
