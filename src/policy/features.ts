@@ -4,7 +4,8 @@
 // error type, how common the repaired code is in the repository, and the
 // kind of edit (the shape of the text it turns into what, with its operator
 // and the error type). Sparse vectors over a fixed dimension: dense slots
-// first, then hashed edit-kind slots.
+// first, then hashed edit-kind slots (which training moves only with
+// `--learn all`, see TRAIN_DEFAULTS.learn).
 // The untrained policy's weights (PRIOR) live here too, beside the features
 // they weigh: changing either means a new FEATURE_VERSION.
 import { createHash } from 'node:crypto';
