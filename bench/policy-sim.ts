@@ -15,11 +15,11 @@
 //     [--lr X --epochs N --credit C --steps 8 --seeds 3 --sampler frontier|sticky|uniform --learn dense|all --drop dense,hash]
 // (defaults: the trainer's)
 import { parseArgs } from 'node:util';
-import { DENSE_FEATURES, FEATURE_DIM } from '../src/policy/features.js';
+import { DENSE_FEATURES } from '../src/policy/features.js';
 import type { Decision } from '../src/policy/linear.js';
 import { LinearPolicy } from '../src/policy/linear.js';
 import type { AdvantageMethod } from '../src/train/advantages.js';
-import { TRAIN_DEFAULTS as D } from '../src/train/config.js';
+import { learnableSlots, TRAIN_DEFAULTS as D, type LearnedWeights } from '../src/train/config.js';
 import type { RolloutResult } from '../src/train/rollout.js';
 import { updatePolicy, type CreditMethod } from '../src/train/update.js';
 import { rng } from '../src/util/rng.js';
@@ -74,7 +74,7 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
     const stepGroups = picked.map((e) => Array.from({ length: G }, () => rollout(p, e, random)));
     for (const g of stepGroups) { groups++; if (new Set(g.map((r) => r.reward)).size > 1) nonDegenerate++; }
     rollouts += B * G;
-    updatePolicy(p, stepGroups, values.advantage as AdvantageMethod, Number(values.lr), values.credit as CreditMethod, Number(values.epochs), values.learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM);
+    updatePolicy(p, stepGroups, values.advantage as AdvantageMethod, Number(values.lr), values.credit as CreditMethod, Number(values.epochs), learnableSlots(values.learn as LearnedWeights));
   }
   if (seed === 1) console.log(DENSE_FEATURES.map((n, i) => `${n} ${p.w[i]!.toFixed(2)}`).join('  '));
   const evalRandom = rng(100 + seed);

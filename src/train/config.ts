@@ -1,11 +1,17 @@
 // Training run settings, with the defaults `frognano train` uses: sized so the
 // default run (embedded policy, starter environments, 2 CPU cores) finishes
 // in about a quarter of an hour.
+import { DENSE_FEATURES, FEATURE_DIM } from '../policy/features.js';
 import type { AdvantageMethod } from './advantages.js';
 import type { CreditMethod } from './update.js';
 
 export type LearnedWeights = 'dense' | 'all';
 export const LEARNED_WEIGHTS: LearnedWeights[] = ['dense', 'all'];
+
+/** How many weights (from slot 0) training moves: the dense ones, or all. */
+export function learnableSlots(learn: LearnedWeights): number {
+  return learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM;
+}
 
 export type CurriculumName = 'frontier' | 'uniform' | 'static';
 export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];

@@ -14,7 +14,6 @@ import { mean } from '../curriculum/posterior.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { EmbeddedAgent, MAX_ATTEMPTS } from '../policy/agent.js';
-import { DENSE_FEATURES, FEATURE_DIM } from '../policy/features.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
@@ -22,7 +21,7 @@ import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
-import type { TrainConfig } from './config.js';
+import { learnableSlots, type TrainConfig } from './config.js';
 import { patchedFile, reachOf } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type RunState } from './state.js';
@@ -240,7 +239,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const probeGroups = stocker.takeGroups();
     const trained = [...results.values(), ...probeGroups];
     const before = cfg.curriculum === 'frontier' ? replayRates(policy, trained) : new Map<string, number>();
-    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, cfg.learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM);
+    const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, learnableSlots(cfg.learn));
     // Tasks the update learned from: move their posteriors by what the policy's own replay says changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
     for (const [id, after] of replayRates(policy, trained)) {

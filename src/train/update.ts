@@ -31,12 +31,9 @@ export const PPO_CLIP = 0.2;
  * advantage's direction. A step of this trainer costs ~16 rollouts and a few
  * milliseconds of update, so reusing each batch a few times is nearly free;
  * offline (bench/policy-sim.ts) 4 epochs moved the held-out tasks as far as
- * 4x the rollouts did with one.
- */
-/**
- * The gradient norm of the first step taken (0 when every group was
- * degenerate: no update). Only the first `learnable` weights move (the
- * trainer's `--learn dense` keeps the hashed edit-kind weights where they are).
+ * 4x the rollouts did with one. Only the first `learnable` weights move
+ * (learnableSlots). Returns the gradient norm of the first step taken (0 when
+ * every group was degenerate: no update).
  */
 export function updatePolicy(
   policy: LinearPolicy, groups: RolloutResult[][], method: AdvantageMethod, lr: number, credit: CreditMethod = 'episode', epochs = 1, learnable = FEATURE_DIM,
