@@ -31,14 +31,17 @@ const { values } = parseArgs({
     attempts: { type: 'string', default: '10' }, lr: { type: 'string', default: String(D.lr) }, steps: { type: 'string', default: '8' },
     batch: { type: 'string', default: String(D.batch) }, group: { type: 'string', default: String(D.group) }, credit: { type: 'string', default: D.credit },
     advantage: { type: 'string', default: D.advantage }, seeds: { type: 'string', default: '3' }, drop: { type: 'string', default: '' },
-    sampler: { type: 'string', default: 'frontier' }, learn: { type: 'string', default: D.learn }, epochs: { type: 'string', default: String(D.epochs) },
+    sampler: { type: 'string', default: 'frontier' }, 'train-family': { type: 'string', default: '' }, learn: { type: 'string', default: D.learn }, epochs: { type: 'string', default: String(D.epochs) },
   },
 });
 if (!values.tasks || !values.trajectories) throw new Error('pass --tasks DIR and --trajectories DIR (see the header of this file)');
 const K = Number(values.attempts), B = Number(values.batch), G = Number(values.group), STEPS = Number(values.steps);
 
 const { examples } = await loadExamples(values.tasks, values.trajectories, new LinearPolicy(), values.drop!.split(',').filter(Boolean));
-const { train, fresh, held } = splitExamples(examples, values['held-out']!);
+const split = splitExamples(examples, values['held-out']!);
+// --train-family F: train only on the trained-on half's tasks of that bug family (what a curriculum drifting to one family feeds the learner).
+const train = values['train-family'] ? split.train.filter((e) => e.family === values['train-family']) : split.train;
+const { fresh, held } = split;
 
 function rollout(p: LinearPolicy, e: Example, random: () => number): RolloutResult {
   const left = e.feats.map((_, i) => i);

@@ -12,7 +12,8 @@ import type { LinearPolicy } from '../src/policy/linear.js';
 import { readTask } from '../src/task/io.js';
 import { fixIndices, reachWithin } from '../src/train/reach.js';
 
-export interface Example { id: string; env: string; feats: Sparse[]; fix: number[] }
+/** One recorded task's first choice: candidates' features, the fix among them, and the bug's operator family. */
+export interface Example { id: string; env: string; family: string; feats: Sparse[]; fix: number[] }
 
 /** Feature groups by slot, for ablations (--drop dense,hash). */
 export const groupOf = (i: number): 'dense' | 'hash' => (i < HASH_BASE ? 'dense' : 'hash');
@@ -48,7 +49,7 @@ export async function loadExamples(tasksDir: string, trajDir: string, policy: Li
     const fix = fixIndices(agent.opening, task.fixPatch);
     if (fix === null) continue; // several bugs
     if (fix.length === 0) unreachable++;
-    else examples.push({ id, env: task.env.name, feats: agent.opening.feats.map((f) => masked(f, dropped)), fix });
+    else examples.push({ id, env: task.env.name, family: task.provenance.edits?.[0]?.family ?? 'unknown', feats: agent.opening.feats.map((f) => masked(f, dropped)), fix });
   }
   return { examples, unreachable };
 }

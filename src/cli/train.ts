@@ -36,8 +36,10 @@ resumes after the last finished step.
   --budget N           rollouts at most, probes included (default ${D.budget})
   --batch B --group G  tasks per step and rollouts per task (default ${D.batch} x ${D.group})
   --advantage A        rloo (default), grpo, dr-grpo
-  --credit C           which repairs share a rollout's advantage: episode (every one)
-                       or attempt (undone repairs of a passing rollout count as failed)
+  --credit C           how a rollout's repair choices are credited: repair (each its own
+                       trial: 1 when part of a passing change, advantages over the group's
+                       repairs), attempt (a rollout's advantage, but undone repairs of a
+                       passing rollout count as failed) or episode (the rollout's advantage)
                        (default ${D.credit})
   --lr X               learning rate: about how far one optimizer step moves the weights (default ${D.lr})
   --epochs N           optimizer steps per training step on the same rollouts, clipped

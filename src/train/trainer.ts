@@ -46,6 +46,8 @@ export interface TrainDeps {
   verdicts?: Map<string, VerifierReport>;
   testRuns?: TestRunCache;
   onEvent?: (e: TrainEvent) => void;
+  /** Sees the groups each update learns from, before it (benchmarks that study the gradient: bench/real-gradients.ts). */
+  onGroups?: (step: number, groups: RolloutResult[][], policy: LinearPolicy) => void;
 }
 
 export type TrainEvent =
@@ -239,6 +241,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const probeGroups = stocker.takeGroups();
     const trained = [...results.values(), ...probeGroups];
     const before = cfg.curriculum === 'frontier' ? replayRates(policy, trained) : new Map<string, number>();
+    deps.onGroups?.(step, trained, policy);
     const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, learnableSlots(cfg.learn));
     // Tasks the update learned from: move their posteriors by what the policy's own replay says changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };

@@ -11,14 +11,44 @@
 // was wrong, exactly as they said for every repair of a failing rollout. This
 // treats each repair as its own trial (less noise, a small bias: an undone try
 // also used one of the episode's attempts).
+//
+// 'repair' goes one step further: every repair choice of the group is a
+// trial with its own reward (1 when it is part of a passing rollout's
+// submitted change, 0 when it was undone or its rollout failed), and the
+// advantage method runs over those trials instead of the rollouts. With
+// 'attempt' each of a failing rollout's ten wrong choices carried the whole
+// failure (-1 in a group of two under RLOO) while the fix carried a share
+// of the success: one wrong choice with an unusual feature value decided a
+// step's direction (a default run's first step moved one weight by -1.07
+// that way). Per repair, a wrong choice weighs about the group's share of
+// fixes among its choices and the fix about one less that share. The group
+// is still filtered by its rollouts' rewards (all pass or all fail: no
+// update), as the curriculum counts it.
 import { FEATURE_DIM } from '../policy/features.js';
 import type { Decision, LinearPolicy } from '../policy/linear.js';
 import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
 import { advantages, isDegenerate, type AdvantageMethod } from './advantages.js';
 import type { RolloutResult } from './rollout.js';
 
-export type CreditMethod = 'episode' | 'attempt';
-export const CREDIT_METHODS: readonly CreditMethod[] = ['attempt', 'episode'];
+export type CreditMethod = 'episode' | 'attempt' | 'repair';
+export const CREDIT_METHODS: readonly CreditMethod[] = ['repair', 'attempt', 'episode'];
+
+/** The scale of every decision of a group's rollouts (rollouts with a null reward get none), in order. */
+export function decisionScales(rs: RolloutResult[], method: AdvantageMethod, credit: CreditMethod): (number | null)[][] {
+  const rewards = rs.map((r) => r.reward);
+  if (credit === 'repair') {
+    const won = rs.map((r) => (r.reward === null ? null : r.decisions.map((d) => (r.reward! >= SUCCESS_THRESHOLD && !d.undone ? 1 : 0))));
+    const adv = advantages(won.flatMap((w) => w ?? []), method);
+    let k = 0;
+    return won.map((w, i) => (w === null ? rs[i]!.decisions.map(() => null) : w.map(() => adv[k++]!)));
+  }
+  const adv = advantages(rewards, method);
+  const failed = adv[rewards.findIndex((r) => r !== null && r < SUCCESS_THRESHOLD)] ?? 0;
+  return rs.map((r, i) => r.decisions.map((d) => {
+    const a = adv[i]!;
+    return a !== null && credit === 'attempt' && r.reward! >= SUCCESS_THRESHOLD && d.undone ? failed : a;
+  }));
+}
 
 /** PPO's clip range: later epochs stop pushing a choice once its probability moved this far (as a ratio). */
 export const PPO_CLIP = 0.2;
@@ -45,16 +75,10 @@ export function updatePolicy(
     rollouts += rs.length;
     if (isDegenerate(rewards)) continue;
     nonDegenerate++;
-    const adv = advantages(rewards, method);
-    const failed = adv[rewards.findIndex((r) => r !== null && r < SUCCESS_THRESHOLD)] ?? 0;
-    adv.forEach((a, i) => {
-      if (a === null) return;
-      const passed = rewards[i]! >= SUCCESS_THRESHOLD;
-      for (const d of rs[i]!.decisions) {
-        const scale = credit === 'attempt' && passed && d.undone ? failed : a;
-        if (scale) credited.push({ d, scale, old: epochs > 1 ? policy.logprob(d) : 0 });
-      }
-    });
+    decisionScales(rs, method, credit).forEach((scales, i) => scales.forEach((scale, j) => {
+      const d = rs[i]!.decisions[j]!;
+      if (scale) credited.push({ d, scale, old: epochs > 1 ? policy.logprob(d) : 0 });
+    }));
   }
   if (!nonDegenerate) return 0;
   let firstNorm = 0;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { FEATURE_DIM } from '../../src/policy/features.js';
 import { LinearPolicy, type Decision } from '../../src/policy/linear.js';
 import type { RolloutResult } from '../../src/train/rollout.js';
-import { updatePolicy } from '../../src/train/update.js';
+import { decisionScales, updatePolicy } from '../../src/train/update.js';
 
 // Three candidates with one private feature each: a wrong repair, the fix, another wrong one.
 const WRONG = FEATURE_DIM - 1, FIX = FEATURE_DIM - 2, OTHER = FEATURE_DIM - 3;
@@ -31,6 +31,24 @@ describe('updatePolicy', () => {
     assert.ok(policy.w[FIX]! > 0);
     const p = policy.probabilities(feats);
     assert.ok(p[1]! > p[0]! && p[1]! > p[2]!);
+  });
+
+  it('repair credit: every repair is its own trial, advantages over the group\'s repairs (RLOO: the fix 1, each wrong one -1/3)', () => {
+    const scales = decisionScales(group(), 'rloo', 'repair');
+    assert.deepEqual(scales.map((s) => s.map((x) => Math.round(x! * 1000) / 1000)), [[-0.333, 1], [-0.333, -0.333]]);
+    // attempt credit gives each wrong choice the whole failure
+    assert.deepEqual(decisionScales(group(), 'rloo', 'attempt'), [[-1, 1], [-1, -1]]);
+    // an infrastructure failure's repairs are no trials
+    const withInfra = [...group(), rolloutOf(null, [pick(1), pick(0, true)])];
+    assert.deepEqual(decisionScales(withInfra, 'rloo', 'repair')[2], [null, null]);
+    assert.deepEqual(decisionScales(withInfra, 'rloo', 'repair')[0]!.map((x) => Math.round(x! * 1000) / 1000), [-0.333, 1]);
+  });
+
+  it('repair credit: the fix goes up, the wrong repairs down', () => {
+    const policy = new LinearPolicy('zero');
+    assert.ok(updatePolicy(policy, [group()], 'rloo', 0.1, 'repair') > 0);
+    assert.ok(policy.w[FIX]! > 0 && policy.w[WRONG]! < 0 && policy.w[OTHER]! < 0, String([policy.w[FIX], policy.w[WRONG], policy.w[OTHER]]));
+    assert.ok(policy.w[WRONG]! < policy.w[OTHER]!, 'tried twice, pushed down twice');
   });
 
   it('degenerate groups and infrastructure failures give no update', () => {
