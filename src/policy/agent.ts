@@ -15,7 +15,7 @@ import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
 import { featurize, type FeatureContext, type Sparse } from './features.js';
 import type { Decision, LinearPolicy } from './linear.js';
 import { corpusOf } from './naturalness.js';
-import { observeTests, TEST_PATH, testedStems, words, type TestObservation } from './observe.js';
+import { improved, observeTests, TEST_PATH, testedStems, words, type TestObservation } from './observe.js';
 
 export interface EmbeddedAgentOptions {
   seed: number;
@@ -144,14 +144,13 @@ export class EmbeddedAgent implements Model {
     }
   }
 
-  /** Keep a repair that lowers the failing count (or keeps a blind run green); undo it otherwise. */
+  /** Keep a repair that lowers the failing count without running fewer tests (or keeps a blind run green); undo it otherwise. */
   private judge(obs: TestObservation): void {
     const done = this.lastRepair;
     this.lastRepair = null;
     if (!done) return;
     const before = this.current!;
-    const better = obs.green || (!before.green && obs.failures.length < before.failures.length);
-    if (better) {
+    if (improved(before, obs)) {
       this.files.set(done.repair.file, applyRepair(done.before, done.repair));
       this.current = obs;
       if (obs.green) this.queue.length = 0; // done: submit

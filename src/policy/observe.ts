@@ -97,6 +97,21 @@ export function observeTests(output: string, exitCode: number | null, workdir: s
   return obs;
 }
 
+/** Tests a run reported on: its failures, and its passes when the runner states a count. */
+const reported = (o: TestObservation): number => (o.passed ?? 0) + o.failures.length;
+
+/**
+ * Whether a repair made the tests better: the run is green, or fewer tests
+ * fail while at least as many are reported. A repair that breaks a test file
+ * at load, or hangs the suite until the agent's time limit kills it, lowers
+ * the failing count too (fewer tests ran); keeping it left every later
+ * attempt working on a broken file.
+ */
+export function improved(before: TestObservation, after: TestObservation): boolean {
+  if (after.green) return true;
+  return !before.green && after.failures.length < before.failures.length && reported(after) >= reported(before);
+}
+
 /** Paths of test files (by the starter environments' conventions: tests/, test_*.py, *.test.js, ...). */
 export const TEST_PATH = /(^|\/)(tests?|spec|__tests__)\/|(^|\/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?[jt]sx?$/;
 

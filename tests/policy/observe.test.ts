@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { observeTests, words } from '../../src/policy/observe.js';
+import { improved, observeTests, words } from '../../src/policy/observe.js';
 import { tempDir } from '../helpers/workspace.js';
 
 // A tiny node:test suite with one assertion failure, one error thrown inside
@@ -193,5 +193,34 @@ describe('words', () => {
 
   it('ignores numbers and punctuation', () => {
     assert.deepEqual([...words('42 + 3.14 === (foo)')], ['foo']);
+  });
+});
+
+describe('improved: which repairs the agent keeps', () => {
+  const dir = tempDir('fn-improved-');
+  const observe = (name: string, math: string) => {
+    const r = runTap(join(dir, name), { 'src/math.js': math, 'tests/math.test.js': MATH_TESTS });
+    return observeTests(r.output, r.code, join(dir, name));
+  };
+
+  it('keeps a repair that fixes one of two failing tests, or all of them', () => {
+    const before = observe('red', MATH);
+    assert.equal(before.failures.length, 2);
+    assert.ok(improved(before, observe('one', MATH.replace('a - b', 'a + b'))));
+    assert.ok(improved(before, observe('all', MATH.replace('a - b', 'a + b').replace("throw new RangeError('division by zero')", 'return Infinity'))));
+  });
+
+  it('undoes a repair that breaks the module at load: one failure reported, but fewer tests ran', () => {
+    const before = observe('red2', MATH);
+    const broken = observe('broken', MATH.replace('return a * b;', 'return a * ;'));
+    assert.ok(broken.failures.length < before.failures.length, 'the failing count alone would call it better');
+    assert.equal(improved(before, broken), false);
+  });
+
+  it('undoes a repair that hangs the suite until the time limit (no summary, no exit code)', () => {
+    const before = observe('red3', MATH);
+    const cut = observeTests('Command timed out after 3 s and was killed.\nTAP version 13\n# Subtest: math\n    # Subtest: add sums\n    ok 1 - add sums\n', null, dir);
+    assert.equal(cut.failures.length, 0);
+    assert.equal(improved(before, cut), false);
   });
 });
