@@ -62,7 +62,7 @@ for (const seed of values['report-only'] ? [] : seeds) {
     const state = await train({ ...base, curriculum, seed }, {
       envs, runtime, dataDir, runDir, bankDir: join(dataDir, 'bank'), runName: `bench-${curriculum}-${seed}`, verdicts, testRuns,
       onEvent: (e) => {
-        if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${(100 * e.solveRate).toFixed(1)}% at ${e.rollouts} rollouts`);
+        if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${(100 * e.solveRate).toFixed(1)}%${e.reach === undefined ? '' : ` (reach ${(100 * e.reach).toFixed(1)}%)`} at ${e.rollouts} rollouts`);
         if (e.kind === 'step') console.error(`${curriculum} seed ${seed}: step ${e.metrics.step}, ${e.metrics.rollouts} rollouts, reward ${e.metrics.meanReward.toFixed(2)}, non-degenerate ${e.metrics.nonDegenerate}/${e.metrics.groups}`);
       },
     });
@@ -86,13 +86,15 @@ const rows = curricula.filter((c) => results.some((r) => r.curriculum === c)).ma
     return uniform ? reach(r, final(uniform)) : null;
   });
   const reached = needed.filter((n): n is number => n !== null);
+  const reaches = runs.map((r) => r.heldOut.at(-1)?.reach).filter((x): x is number => x !== undefined);
   return [
     c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, finals.map((f) => `${(100 * f).toFixed(0)}%`).join(' '),
     reached.length ? `${Math.round(meanOf(reached))} (${reached.length}/${runs.length} seeds)` : 'never',
+    reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-',
     `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}%`, `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
   ];
 });
-console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'non-degenerate groups', 'wall per run'], rows));
+console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'non-degenerate groups', 'wall per run'], rows));
 
 const series: Series[] = [];
 for (const c of curricula) {

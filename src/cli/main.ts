@@ -80,6 +80,7 @@ const OPTIONS = {
   curriculum: { type: 'string' },
   envs: { type: 'string' },
   'held-out': { type: 'string' },
+  families: { type: 'string' },
   steps: { type: 'string' },
   budget: { type: 'string' },
   batch: { type: 'string' },

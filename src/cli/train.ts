@@ -8,7 +8,9 @@ import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { CURRICULA, LEARNED_WEIGHTS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
+import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
 import { LinearPolicy } from '../policy/linear.js';
+import { MAX_ATTEMPTS } from '../policy/agent.js';
 import { loadState } from '../train/state.js';
 import { train, type TrainEvent } from '../train/trainer.js';
 import { CREDIT_METHODS } from '../train/update.js';
@@ -32,6 +34,8 @@ resumes after the last finished step.
   --curriculum C       frontier (default), uniform (random valid tasks), static (filtered once)
   --envs LIST          training environments (default ${D.envs.join(',')})
   --held-out LIST      held-out environments (default ${D.heldOut.join(',')})
+  --families LIST      operator families of training tasks, among those that apply to each
+                       environment (default ${D.families.join(',')}; all: ${OPERATOR_FAMILIES.join(',')})
   --steps N            training steps at most (default ${D.steps})
   --budget N           rollouts at most, probes included (default ${D.budget})
   --batch B --group G  tasks per step and rollouts per task (default ${D.batch} x ${D.group})
@@ -66,9 +70,12 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   if (!LEARNED_WEIGHTS.includes(learn)) throw new UserError(`unknown --learn "${learn}"`, `use ${LEARNED_WEIGHTS.join(' or ')}`);
   const credit = (f.credit ?? D.credit) as TrainConfig['credit'];
   if (!CREDIT_METHODS.includes(credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
+  const families = list(f.families, D.families);
+  const unknown = families.filter((x) => !(OPERATOR_FAMILIES as readonly string[]).includes(x));
+  if (families.length === 0 || unknown.length) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   const cfg: TrainConfig = {
     ...D, curriculum, advantage, credit, learn,
-    envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut),
+    envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families: families as OperatorFamily[],
     steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
     batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group),
     lr: numberFlag(f.lr, '--lr', D.lr), epochs: intFlag(f.epochs, '--epochs', D.epochs, 1), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
@@ -124,14 +131,16 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         if (e.kind === 'eval') {
           last.held = `${(100 * e.solveRate).toFixed(0)}%`;
           progress.done();
-          ctx.err(`held-out solve rate at step ${e.step} (${e.rollouts} rollouts): ${(100 * e.solveRate).toFixed(1)}%`);
+          const reach = e.reach === undefined ? '' : `, reach ${(100 * e.reach).toFixed(1)}%`;
+          ctx.err(`held-out solve rate at step ${e.step} (${e.rollouts} rollouts): ${(100 * e.solveRate).toFixed(1)}%${reach}`);
         }
         if (e.kind === 'step') {
           const m = e.metrics;
           last.reward = m.meanReward.toFixed(2);
           last.rollouts = m.rollouts;
           progress.done();
-          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}, non-degenerate groups ${m.nonDegenerate}/${m.groups}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+          const reach = m.heldOutReach === undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
+          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
         }
         if (e.kind === 'phase') progress.update(progressLine(e, cfg, last));
       },
@@ -142,7 +151,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
     const summary = {
       run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed,
-      heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null, nonDegenerateShare: share,
+      heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null,
+      heldOutReachBefore: first?.reach ?? null, heldOutReachAfter: final?.reach ?? null, nonDegenerateShare: share,
       minutes: state.elapsedMs / 60000, checkpoint: join(runDir, 'policy.json'), metrics: join(runDir, 'metrics.jsonl'),
     };
     if (f.json) ctx.out(JSON.stringify(summary, null, 2));
@@ -150,6 +160,9 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
       ctx.out(`trained ${state.step} steps, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`);
       ctx.out(`held-out solve rate: ${pct(summary.heldOutBefore)} untrained -> ${pct(summary.heldOutAfter)} trained (${cfg.heldOut.join(', ')})`);
+      if (summary.heldOutReachAfter !== null) {
+        ctx.out(`held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(summary.heldOutReachBefore)} untrained -> ${pct(summary.heldOutReachAfter)} trained`);
+      }
       ctx.out(`non-degenerate groups: ${pct(share)}`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }

@@ -14,6 +14,8 @@ export interface HeldOutPoint {
   step: number;
   rollouts: number;
   solveRate: number;
+  /** Mean chance the fix is among the policy's first 10 repair choices (first-choice context; heldOutReach). */
+  reach?: number;
 }
 
 export interface RunState {

@@ -21,6 +21,8 @@ export interface SupplyOptions {
   seed: number;
   /** Candidates synthesized per call (default 6). */
   candidates?: number;
+  /** Operator families new tasks may use (default: every family TaskPilot has for the language). */
+  families?: readonly OperatorFamily[];
 }
 
 export interface SynthYield {
@@ -58,7 +60,9 @@ export class TaskSupply {
   /** The operator families TaskPilot can apply to an environment's language (knob values that can yield a task). */
   families(env: string): OperatorFamily[] {
     const applicable = familiesFor(this.env(env).spec.language);
-    return OPERATOR_FAMILIES.filter((f) => applicable.includes(f));
+    const out = OPERATOR_FAMILIES.filter((f) => applicable.includes(f) && (!this.opts.families || this.opts.families.includes(f)));
+    if (out.length === 0) throw new Error(`no operator family of ${this.opts.families?.join(', ')} applies to ${env} (${this.env(env).spec.language}: ${applicable.join(', ')})`);
+    return out;
   }
 
   private env(name: string): LoadedEnv {

@@ -8,12 +8,12 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
-import { knobKey } from '../curriculum/knobs.js';
+import { knobKey, OPERATOR_FAMILIES } from '../curriculum/knobs.js';
 import { TaskPool } from '../curriculum/pool.js';
 import { mean } from '../curriculum/posterior.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
-import { EmbeddedAgent, MAX_ATTEMPTS } from '../policy/agent.js';
+import { EmbeddedAgent, MAX_ATTEMPTS, type Opening } from '../policy/agent.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
@@ -22,7 +22,7 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { learnableSlots, type TrainConfig } from './config.js';
-import { patchedFile, reachOf } from './reach.js';
+import { fixIndices, patchedFile, reachOf, reachWithin } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
@@ -53,7 +53,7 @@ export interface TrainDeps {
 export type TrainEvent =
   | { kind: 'phase'; step: number; phase: string; done?: number; total?: number }
   | { kind: 'step'; metrics: StepMetrics }
-  | { kind: 'eval'; step: number; rollouts: number; solveRate: number }
+  | { kind: 'eval'; step: number; rollouts: number; solveRate: number; reach?: number }
   | { kind: 'resume'; step: number; rollouts: number };
 
 export interface StepMetrics {
@@ -74,12 +74,16 @@ export interface StepMetrics {
   yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
   knobs: Record<string, number>;
   heldOutSolveRate?: number;
+  /** The held-out tasks' mean reach (see heldOutReach): exact where the solve rate is a sample, measured every step. */
+  heldOutReach?: number;
   gradNorm: number;
   ms: { synthesis: number; probe: number; rollouts: number; update: number; eval: number };
   cache: { testHits: number; testMisses: number };
 }
 
 const EVAL_SEED = 7;
+/** Monte Carlo draws per held-out task for its reach: about ±1.5% on a mean of 12 tasks. */
+const REACH_RUNS = 1000;
 
 /** The sampled batch's mean reward (infrastructure failures left out), infrastructure failures, and groups with mixed rewards. */
 function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number; nonDegenerate: number } {
@@ -96,7 +100,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   // Workspaces keep git directories by absolute path: a relative data directory would break them.
   const deps: TrainDeps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
   const emit = deps.onEvent ?? (() => {});
-  const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed });
+  const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families ?? OPERATOR_FAMILIES });
   const evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
   const verdicts = deps.verdicts ?? new Map<string, VerifierReport>();
   const testRuns = deps.testRuns ?? new TestRunCache();
@@ -136,17 +140,42 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   const evaluate = () =>
     solveRate(state.evalIds, cfg, taskOf, runOne, (done, total) => emit({ kind: 'phase', step: state.step, phase: 'held-out evaluation', done, total }));
 
-  /** A new task's reach for the current policy: its opening replayed up to the first choice (reach.ts). */
-  const screen = async (task: Task): Promise<number | null> => {
-    // Several bugs take several repairs: the first choice's reach says too little.
+  /** A single-bug task's opening: the agent's test run and reads up to its first choice (null when it cannot be told). */
+  const openingOf = async (task: Task): Promise<Opening | null> => {
+    // Several bugs take several repairs: the first choice says too little.
     if (task.knobs.bugs !== 1 || !patchedFile(task.fixPatch)) return null;
     const agent = new EmbeddedAgent(policy, { seed: deriveSeed(cfg.seed, 'screen', task.id), openingOnly: true });
     try {
       await work(task, agent, { built: await builtFor(task.env.name), runtime: deps.runtime, dataDir: deps.dataDir, testRuns });
     } catch {
-      return null; // the probe will meet the same trouble and count it
+      return null; // a probe or evaluation will meet the same trouble and count it
     }
-    return agent.opening && reachOf(policy, agent.opening, task.fixPatch, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', task.id)));
+    return agent.opening;
+  };
+  /** A new task's reach for the current policy: its opening replayed up to the first choice (reach.ts). */
+  const screen = async (task: Task): Promise<number | null> => {
+    const opening = await openingOf(task);
+    return opening && reachOf(policy, opening, task.fixPatch, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', task.id)));
+  };
+  // The held-out tasks' openings do not depend on the policy (the agent reads
+  // the same files whatever its weights): made once, they give the held-out
+  // reach of every step for the cost of a softmax.
+  let heldOutOpenings: Promise<{ id: string; opening: Opening; fix: number[] }[]> | null = null;
+  const heldOutReach = async (): Promise<number | undefined> => {
+    heldOutOpenings ??= (async () => {
+      const tasks = state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined);
+      const out: { id: string; opening: Opening; fix: number[] }[] = [];
+      await inParallel(tasks, cfg.workers, async (task) => {
+        const opening = await openingOf(task);
+        const fix = opening && fixIndices(opening, task.fixPatch);
+        if (opening && fix) out.push({ id: task.id, opening, fix });
+      });
+      return out.sort((a, b) => a.id.localeCompare(b.id));
+    })();
+    const got = await heldOutOpenings;
+    // The same draws at every step: differences come from the policy.
+    const reaches = got.map(({ id, opening, fix }) => reachWithin(policy.probabilities(opening.feats), fix, MAX_ATTEMPTS, rng(deriveSeed(EVAL_SEED, 'reach', id)), REACH_RUNS));
+    return reaches.length ? reaches.reduce((a, b) => a + b, 0) / reaches.length : undefined;
   };
 
   let inFlight = 0; // rollouts of the batch now running (counted when it ends)
@@ -160,8 +189,9 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
 
   if (state.heldOut.length === 0 && state.evalIds.length) {
     const rate = await evaluate();
-    state.heldOut.push({ step: 0, rollouts: state.rolloutsUsed, solveRate: rate });
-    emit({ kind: 'eval', step: 0, rollouts: state.rolloutsUsed, solveRate: rate });
+    const reach = await heldOutReach();
+    state.heldOut.push({ step: 0, rollouts: state.rolloutsUsed, solveRate: rate, ...(reach !== undefined ? { reach } : {}) });
+    emit({ kind: 'eval', step: 0, rollouts: state.rolloutsUsed, solveRate: rate, ...(reach !== undefined ? { reach } : {}) });
     persist();
   }
 
@@ -261,12 +291,13 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
 
     state.step = step;
     let heldOutSolveRate: number | undefined;
+    const reach = state.evalIds.length ? await heldOutReach() : undefined;
     const last = state.step >= cfg.steps || state.rolloutsUsed >= cfg.budget || (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000);
     if (state.evalIds.length && (step % cfg.evalEvery === 0 || last)) {
       const t3 = performance.now();
       heldOutSolveRate = await evaluate();
-      state.heldOut.push({ step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate });
-      emit({ kind: 'eval', step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate });
+      state.heldOut.push({ step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate, ...(reach !== undefined ? { reach } : {}) });
+      emit({ kind: 'eval', step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate, ...(reach !== undefined ? { reach } : {}) });
       ms.eval = performance.now() - t3;
     }
     const levels: Record<string, number> = {};
@@ -275,7 +306,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
       groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
-      ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}),
+      ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],
       cache: { testHits: testRuns.hits - hits0, testMisses: testRuns.misses - misses0 },
     };

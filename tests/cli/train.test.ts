@@ -18,8 +18,8 @@ describe('frognano train options', () => {
   });
 
   it('reads every flag', () => {
-    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', credit: 'attempt', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0', target: '0.4' });
-    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.credit, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin, cfg.target], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4]);
+    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', credit: 'attempt', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0', target: '0.4', families: 'operations,control' });
+    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.credit, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin, cfg.target, cfg.families], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4, ['operations', 'control']]);
   });
 
   it('refuses bad settings with a clear message', () => {
@@ -32,6 +32,7 @@ describe('frognano train options', () => {
     assert.throws(() => trainConfig({ credit: 'token' }), /unknown credit "token"/);
     assert.throws(() => trainConfig({ envs: 'durations,md-tokens', 'held-out': 'md-tokens' }), /md-tokens cannot be both trained on and held out/);
     assert.throws(() => trainConfig({ advantage: 'ppo' }), /unknown advantage/);
+    assert.throws(() => trainConfig({ families: 'operations,loops' }), (e: Error) => e instanceof UserError && /unknown operator family "loops"/.test(e.message));
   });
 
   it('names an unknown environment before starting', async () => {

@@ -94,6 +94,13 @@ describe('taskKnobs', () => {
     assert.throws(() => starters.families('no-such-env'), /unknown environment no-such-env/);
   });
 
+  it('offers only the families it was given, and says so when none of them applies', () => {
+    const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
+    const dirs = () => ({ bankDir: join(tempDir('fn-families-'), 'bank'), dataDir: tempDir('fn-families-data-'), runtime, seed: 1 });
+    assert.deepEqual(new TaskSupply(envs, { ...dirs(), families: ['control', 'operations'] }).families('lru-cache'), ['operations', 'control']);
+    assert.throws(() => new TaskSupply(envs, { ...dirs(), families: ['class'] }).families('lru-cache'), /no operator family of class applies to lru-cache/);
+  });
+
   it('reads a task\'s knob setting: bugs capped at 4, its first family, operations when none', () => {
     const t = (knobs: Task['knobs']) => ({ knobs }) as Task;
     assert.deepEqual(taskKnobs(t({ bugs: 6, hint: 'minimal', visibility: 'hidden', families: ['control', 'operations'] })), { bugs: 4, hint: 'minimal', visibility: 'hidden', family: 'control' });
