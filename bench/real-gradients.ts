@@ -1,12 +1,12 @@
 // Where a real training run's gradient comes from, per dense feature: the
 // default `frognano train` run (or one with other settings), observed through
 // the trainer's onGroups hook. Every credited decision's score-function term
-// scale · (φ(chosen) − E_π[φ]) is summed by kind of decision: all repairs of a
+// scale · (φ(chosen) − E_π[φ]) (scale as the update's credit gives it) is summed by kind of decision: all repairs of a
 // failing rollout, repairs a passing rollout undid, the repairs a passing
 // rollout kept, and whether it was the episode's first choice or a later one.
 // Compare with bench/policy-sim.ts, which simulates first choices only.
 //
-//   npx tsx bench/real-gradients.ts [--out /tmp/rg] [--run-dir D] [--steps N] [--lr X] [--epochs N]
+//   npx tsx bench/real-gradients.ts [--out /tmp/rg] [--run-dir D] [--steps N] [--lr X] [--epochs N] [--credit C]
 //
 // Writes each step's groups (decisions with their dense features) to OUT/groups-S.json.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,20 +17,23 @@ import { starterEnvs } from '../src/env/load.js';
 import { DENSE_FEATURES } from '../src/policy/features.js';
 import type { LinearPolicy } from '../src/policy/linear.js';
 import { selectRuntime } from '../src/runtime/select.js';
-import { advantages, isDegenerate } from '../src/train/advantages.js';
+import { isDegenerate } from '../src/train/advantages.js';
 import { TRAIN_DEFAULTS } from '../src/train/config.js';
 import type { RolloutResult } from '../src/train/rollout.js';
 import { train } from '../src/train/trainer.js';
+import { CREDIT_METHODS, decisionScales, type CreditMethod } from '../src/train/update.js';
 import { table } from '../src/util/table.js';
 
 const { values } = parseArgs({
   options: {
     out: { type: 'string', default: '/tmp/rg' }, 'run-dir': { type: 'string', default: '.frognano/runs/real-gradients' },
     steps: { type: 'string', default: String(TRAIN_DEFAULTS.steps) }, lr: { type: 'string', default: String(TRAIN_DEFAULTS.lr) },
-    epochs: { type: 'string', default: String(TRAIN_DEFAULTS.epochs) }, 'time-limit': { type: 'string', default: String(TRAIN_DEFAULTS.timeLimitMin) },
+    epochs: { type: 'string', default: String(TRAIN_DEFAULTS.epochs) }, credit: { type: 'string', default: TRAIN_DEFAULTS.credit }, 'time-limit': { type: 'string', default: String(TRAIN_DEFAULTS.timeLimitMin) },
   },
 });
 const out = values.out!;
+const credit = values.credit as CreditMethod;
+if (!CREDIT_METHODS.includes(credit)) throw new Error(`--credit: one of ${CREDIT_METHODS.join(', ')}`);
 mkdirSync(out, { recursive: true });
 const runDir = resolve(values['run-dir']!);
 rmSync(runDir, { recursive: true, force: true });
@@ -45,15 +48,13 @@ function observe(step: number, groups: RolloutResult[][], policy: LinearPolicy):
     const rewards = rs.map((r) => r.reward);
     dump.push({ task: rs[0]?.taskId, rewards, rollouts: rs.map((r) => r.decisions.map((d) => ({ chosen: d.chosen, undone: Boolean(d.undone), feats: d.feats.map((f) => { const k = f.idx.findIndex((i) => i >= D); return k < 0 ? [f.idx, f.val] : [f.idx.slice(0, k), f.val.slice(0, k)]; }) }))) });
     if (isDegenerate(rewards)) continue;
-    const adv = advantages(rewards, TRAIN_DEFAULTS.advantage);
-    const failed = adv[rewards.findIndex((r) => r !== null && r < SUCCESS_THRESHOLD)] ?? 0;
+    const scales = decisionScales(rs, TRAIN_DEFAULTS.advantage, credit); // as the trainer's update credits them
     rs.forEach((r, i) => {
-      const a = adv[i];
-      if (a === null || a === undefined) return;
-      const passed = r.reward! >= SUCCESS_THRESHOLD;
+      if (r.reward === null) return;
+      const passed = r.reward >= SUCCESS_THRESHOLD;
       r.decisions.forEach((d, j) => {
         const kind = !passed ? (j === 0 ? 'fail first' : 'fail later') : d.undone ? 'pass undone' : j === 0 ? 'pass kept first' : 'pass kept later';
-        const scale = passed && d.undone ? failed : a; // attempt credit, as the trainer's default
+        const scale = scales[i]![j] ?? 0;
         const p = policy.probabilities(d.feats, d.temperature);
         const g = total.get(kind)!;
         d.feats.forEach((f, c) => {
@@ -70,7 +71,7 @@ function observe(step: number, groups: RolloutResult[][], policy: LinearPolicy):
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
 await train(
-  { ...TRAIN_DEFAULTS, steps: Number(values.steps), lr: Number(values.lr), epochs: Number(values.epochs), timeLimitMin: Number(values['time-limit']) },
+  { ...TRAIN_DEFAULTS, credit, steps: Number(values.steps), lr: Number(values.lr), epochs: Number(values.epochs), timeLimitMin: Number(values['time-limit']) },
   { envs, runtime: selectRuntime({ warn: (m) => console.error(m) }), dataDir: '.frognano', runDir, bankDir: join(runDir, 'tasks'), runName: 'real-gradients', onGroups: observe,
     onEvent: (e) => { if (e.kind === 'eval') console.log(`held-out after step ${e.step}: ${(100 * e.solveRate).toFixed(1)}%`); } },
 );
