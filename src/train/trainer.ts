@@ -22,7 +22,7 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { learnableSlots, type TrainConfig } from './config.js';
-import { fixIndices, patchedFile, reachOf, reachWithin } from './reach.js';
+import { patchedFile, reachOf } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
@@ -31,7 +31,7 @@ import { updatePolicy } from './update.js';
 import { replayRates, shiftedMean } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
-import { heldOutTasks, solveRate } from './heldout.js';
+import { heldOutTasks, reachOfHeldOut, solveRate } from './heldout.js';
 
 export interface TrainDeps {
   envs: Map<string, LoadedEnv>;
@@ -82,8 +82,6 @@ export interface StepMetrics {
 }
 
 const EVAL_SEED = 7;
-/** Monte Carlo draws per held-out task for its reach: about ±1.5% on a mean of 12 tasks. */
-const REACH_RUNS = 1000;
 
 /** The sampled batch's mean reward (infrastructure failures left out), infrastructure failures, and groups with mixed rewards. */
 function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number; nonDegenerate: number } {
@@ -157,26 +155,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const opening = await openingOf(task);
     return opening && reachOf(policy, opening, task.fixPatch, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', task.id)));
   };
-  // The held-out tasks' openings do not depend on the policy (the agent reads
-  // the same files whatever its weights): made once, they give the held-out
-  // reach of every step for the cost of a softmax.
-  let heldOutOpenings: Promise<{ id: string; opening: Opening; fix: number[] }[]> | null = null;
-  const heldOutReach = async (): Promise<number | undefined> => {
-    heldOutOpenings ??= (async () => {
-      const tasks = state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined);
-      const out: { id: string; opening: Opening; fix: number[] }[] = [];
-      await inParallel(tasks, cfg.workers, async (task) => {
-        const opening = await openingOf(task);
-        const fix = opening && fixIndices(opening, task.fixPatch);
-        if (opening && fix) out.push({ id: task.id, opening, fix });
-      });
-      return out.sort((a, b) => a.id.localeCompare(b.id));
-    })();
-    const got = await heldOutOpenings;
-    // The same draws at every step: differences come from the policy.
-    const reaches = got.map(({ id, opening, fix }) => reachWithin(policy.probabilities(opening.feats), fix, MAX_ATTEMPTS, rng(deriveSeed(EVAL_SEED, 'reach', id)), REACH_RUNS));
-    return reaches.length ? reaches.reduce((a, b) => a + b, 0) / reaches.length : undefined;
-  };
+  const heldOutReach = reachOfHeldOut(() => state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined), openingOf, cfg.workers, policy, EVAL_SEED);
 
   let inFlight = 0; // rollouts of the batch now running (counted when it ends)
   const stocker = new Stocker({
