@@ -41,6 +41,7 @@ const { examples } = await loadExamples(values.tasks, values.trajectories, new L
 const split = splitExamples(examples, values['held-out']!);
 // --train-family F: train only on the trained-on half's tasks of that bug family (what a curriculum drifting to one family feeds the learner).
 const train = values['train-family'] ? split.train.filter((e) => e.family === values['train-family']) : split.train;
+if (train.length === 0) throw new Error(`no training task of family "${values['train-family']}" (families: ${[...new Set(split.train.map((e) => e.family))].join(', ')})`);
 const { fresh, held } = split;
 
 function rollout(p: LinearPolicy, e: Example, random: () => number): RolloutResult {

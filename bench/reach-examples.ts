@@ -3,6 +3,7 @@
 // bench/policy-sim.ts. Each example is one task's first decision (every
 // candidate's features) and the indices of the candidates that restore the
 // original source (single-bug tasks of the repairable families).
+import { taskKnobs } from '../src/train/supply.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage } from '../src/model/types.js';
@@ -49,7 +50,7 @@ export async function loadExamples(tasksDir: string, trajDir: string, policy: Li
     const fix = fixIndices(agent.opening, task.fixPatch);
     if (fix === null) continue; // several bugs
     if (fix.length === 0) unreachable++;
-    else examples.push({ id, env: task.env.name, family: task.provenance.edits?.[0]?.family ?? 'unknown', feats: agent.opening.feats.map((f) => masked(f, dropped)), fix });
+    else examples.push({ id, env: task.env.name, family: taskKnobs(task).family, feats: agent.opening.feats.map((f) => masked(f, dropped)), fix });
   }
   return { examples, unreachable };
 }

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SUCCESS_THRESHOLD } from '../src/curriculum/probe.js';
 import { starterEnvs } from '../src/env/load.js';
-import { DENSE_FEATURES } from '../src/policy/features.js';
+import { DENSE_FEATURES, FEATURE_DIM } from '../src/policy/features.js';
 import type { LinearPolicy } from '../src/policy/linear.js';
 import { selectRuntime } from '../src/runtime/select.js';
 import { isDegenerate } from '../src/train/advantages.js';
@@ -54,13 +54,10 @@ function observe(step: number, groups: RolloutResult[][], policy: LinearPolicy):
       const passed = r.reward >= SUCCESS_THRESHOLD;
       r.decisions.forEach((d, j) => {
         const kind = !passed ? (j === 0 ? 'fail first' : 'fail later') : d.undone ? 'pass undone' : j === 0 ? 'pass kept first' : 'pass kept later';
-        const scale = scales[i]![j] ?? 0;
-        const p = policy.probabilities(d.feats, d.temperature);
+        const grad = new Float64Array(FEATURE_DIM);
+        policy.accumulate(d, scales[i]![j] ?? 0, grad);
         const g = total.get(kind)!;
-        d.feats.forEach((f, c) => {
-          const coef = ((c === d.chosen ? 1 : 0) - p[c]!) * scale;
-          for (let k = 0; k < f.idx.length; k++) if (f.idx[k]! < D) g[f.idx[k]!]! += coef * f.val[k]!;
-        });
+        for (let k = 0; k < D; k++) g[k]! += grad[k]!;
         counts.set(kind, counts.get(kind)! + 1);
       });
     });

@@ -9,6 +9,7 @@ import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { CURRICULA, LEARNED_WEIGHTS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
+import { familiesFor } from '../taskpilot/procedural/index.js';
 import { LinearPolicy } from '../policy/linear.js';
 import { MAX_ATTEMPTS } from '../policy/agent.js';
 import { loadState } from '../train/state.js';
@@ -72,7 +73,8 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   if (!CREDIT_METHODS.includes(credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
   const families = list(f.families, D.families);
   const unknown = families.filter((x) => !(OPERATOR_FAMILIES as readonly string[]).includes(x));
-  if (families.length === 0 || unknown.length) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
+  if (families.length === 0) throw new UserError('--families names no operator family', `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
+  if (unknown.length) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   const cfg: TrainConfig = {
     ...D, curriculum, advantage, credit, learn,
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families: families as OperatorFamily[],
@@ -104,13 +106,20 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     for (const name of [...cfg.envs, ...cfg.heldOut]) {
       if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`, `known: ${[...envs.keys()].join(', ')}`);
     }
+    for (const name of cfg.envs) {
+      const language = envs.get(name)!.spec.language;
+      if (!familiesFor(language).some((x) => cfg.families.includes(x as OperatorFamily))) {
+        throw new UserError(`no operator family of --families ${cfg.families.join(',')} applies to ${name} (${language})`, `${language} has ${familiesFor(language).join(', ')}`);
+      }
+    }
     const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
     const runName = String(f.run ?? 'default');
     const runDir = join(dir, 'runs', runName);
     if (f.fresh) rmSync(runDir, { recursive: true, force: true });
     const prior = loadState(runDir);
-    // Settings added since the run was saved take their defaults.
-    if (prior && JSON.stringify({ ...D, ...prior.config, timeLimitMin: 0 }) !== JSON.stringify({ ...D, ...cfg, timeLimitMin: 0 })) {
+    // Settings added since the run was saved take their defaults (a run saved
+    // before --families existed used every family).
+    if (prior && JSON.stringify({ ...D, families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>), timeLimitMin: 0 }) !== JSON.stringify({ ...D, ...cfg, timeLimitMin: 0 })) {
       throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
     }
     if (prior) {

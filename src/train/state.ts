@@ -14,7 +14,7 @@ export interface HeldOutPoint {
   step: number;
   rollouts: number;
   solveRate: number;
-  /** Mean chance the fix is among the policy's first 10 repair choices (first-choice context; heldOutReach). */
+  /** Mean chance the fix is among the policy's first MAX_ATTEMPTS repair choices (heldout.ts, reachOfHeldOut). */
   reach?: number;
 }
 

@@ -61,7 +61,7 @@ export class TaskSupply {
   families(env: string): OperatorFamily[] {
     const applicable = familiesFor(this.env(env).spec.language);
     const out = OPERATOR_FAMILIES.filter((f) => applicable.includes(f) && (!this.opts.families || this.opts.families.includes(f)));
-    if (out.length === 0) throw new Error(`no operator family of ${this.opts.families?.join(', ')} applies to ${env} (${this.env(env).spec.language}: ${applicable.join(', ')})`);
+    if (out.length === 0) throw new Error(`no operator family of ${this.opts.families?.join(', ') ?? 'any'} applies to ${env} (${this.env(env).spec.language}: ${applicable.join(', ')})`);
     return out;
   }
 

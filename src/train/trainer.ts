@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
-import { knobKey, OPERATOR_FAMILIES } from '../curriculum/knobs.js';
+import { knobKey } from '../curriculum/knobs.js';
 import { TaskPool } from '../curriculum/pool.js';
 import { mean } from '../curriculum/posterior.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
@@ -74,7 +74,7 @@ export interface StepMetrics {
   yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
   knobs: Record<string, number>;
   heldOutSolveRate?: number;
-  /** The held-out tasks' mean reach (see heldOutReach): exact where the solve rate is a sample, measured every step. */
+  /** The held-out tasks' mean reach (heldout.ts): nearly free of sampling noise where the solve rate is a coarse sample; every step. */
   heldOutReach?: number;
   gradNorm: number;
   ms: { synthesis: number; probe: number; rollouts: number; update: number; eval: number };
@@ -98,7 +98,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   // Workspaces keep git directories by absolute path: a relative data directory would break them.
   const deps: TrainDeps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
   const emit = deps.onEvent ?? (() => {});
-  const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families ?? OPERATOR_FAMILIES });
+  const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families });
   const evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
   const verdicts = deps.verdicts ?? new Map<string, VerifierReport>();
   const testRuns = deps.testRuns ?? new TestRunCache();
@@ -270,14 +270,16 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
 
     state.step = step;
     let heldOutSolveRate: number | undefined;
+    const t3 = performance.now();
     const reach = state.evalIds.length ? await heldOutReach() : undefined;
+    ms.eval += performance.now() - t3;
     const last = state.step >= cfg.steps || state.rolloutsUsed >= cfg.budget || (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000);
     if (state.evalIds.length && (step % cfg.evalEvery === 0 || last)) {
-      const t3 = performance.now();
+      const t4 = performance.now();
       heldOutSolveRate = await evaluate();
       state.heldOut.push({ step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate, ...(reach !== undefined ? { reach } : {}) });
       emit({ kind: 'eval', step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate, ...(reach !== undefined ? { reach } : {}) });
-      ms.eval = performance.now() - t3;
+      ms.eval += performance.now() - t4;
     }
     const levels: Record<string, number> = {};
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;

@@ -23,7 +23,9 @@
 // that way). Per repair, a wrong choice weighs about the group's share of
 // fixes among its choices and the fix about one less that share. The group
 // is still filtered by its rollouts' rewards (all pass or all fail: no
-// update), as the curriculum counts it.
+// update), as the curriculum counts it. On hidden-test tasks the agent keeps
+// any repair that leaves the visible tests green, so a passing rollout's
+// needless edits score 1 with the fix (as under 'attempt').
 import { FEATURE_DIM } from '../policy/features.js';
 import type { Decision, LinearPolicy } from '../policy/linear.js';
 import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';

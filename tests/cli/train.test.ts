@@ -42,6 +42,26 @@ describe('frognano train options', () => {
     assert.match(err.join('\n'), /unknown environment "nope"/);
   });
 
+  it('names operator families that apply to no training environment before starting', async () => {
+    const err: string[] = [];
+    const code = await main(['train', '--data-dir', tempDir(), '--envs', 'durations', '--held-out', 'md-tokens', '--families', 'class'], { out: () => {}, err: (l) => err.push(l) });
+    assert.equal(code, 2);
+    assert.match(err.join('\n'), /no operator family of --families class applies to durations \(javascript\)/);
+  });
+
+  it('a run saved before --families existed used every family: resuming it with the default asks for the same settings', async () => {
+    const data = tempDir();
+    const { families: _, ...old } = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
+    saveState(join(data, 'runs', 'old'), {
+      schema: STATE_SCHEMA, config: old, step: 1, rolloutsUsed: 16, elapsedMs: 1000, policy: new LinearPolicy().toJSON(), pool: { version: 1, opts: {}, entries: [], families: {} },
+      controller: null, used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 2, degenerate: 1 },
+    } as never);
+    const err: string[] = [];
+    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
+    assert.equal(code, 2);
+    assert.match(err.join('\n'), /run "old" exists with other settings/);
+  });
+
   it('refuses to resume a run saved by an earlier embedded policy, saying to start it over', async () => {
     const data = tempDir();
     const cfg = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
