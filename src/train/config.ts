@@ -78,12 +78,10 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   group: 8,
   advantage: 'rloo',
   // Chosen offline with bench/policy-sim.ts (docs/training.md): 4 epochs
-  // and attempt credit moved fresh and held-out tasks further than one epoch
-  // and episode credit; lr 1 did better than 0.5 when every step drew new
-  // tasks, but overfitted when a task stays in the batch until learned (as
-  // the pool does), and in a default run it lost held-out tasks.
-  // Per repair (update.ts): offline, on the same simulated rollouts, held-out
-  // 29.0% against 24.2% with attempt credit (untrained 16.0%).
+  // moved fresh and held-out tasks further than one; per-repair credit
+  // (update.ts) reached held-out 29.0% where attempt credit reached 24.2%
+  // and episode credit less (untrained 16.0%); lr 0.5 did better than 0.25
+  // or 1 when a task stays in the batch until learned (as the pool does).
   credit: 'repair',
   lr: 0.5,
   epochs: 4,
