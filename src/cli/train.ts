@@ -9,7 +9,7 @@ import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { CURRICULA, LEARNED_WEIGHTS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
-import { familiesFor } from '../taskpilot/procedural/index.js';
+import { applicableFamilies } from '../train/supply.js';
 import { LinearPolicy } from '../policy/linear.js';
 import { MAX_ATTEMPTS } from '../policy/agent.js';
 import { loadState } from '../train/state.js';
@@ -108,8 +108,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     }
     for (const name of cfg.envs) {
       const language = envs.get(name)!.spec.language;
-      if (!familiesFor(language).some((x) => cfg.families.includes(x as OperatorFamily))) {
-        throw new UserError(`no operator family of --families ${cfg.families.join(',')} applies to ${name} (${language})`, `${language} has ${familiesFor(language).join(', ')}`);
+      if (applicableFamilies(language, cfg.families).length === 0) {
+        throw new UserError(`no operator family of --families ${cfg.families.join(',')} applies to ${name} (${language})`, `${language} has ${applicableFamilies(language).join(', ')}`);
       }
     }
     const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });

@@ -13,6 +13,7 @@ import { patchKey, type EnvValidator } from '../taskpilot/validate.js';
 import { deriveSeed } from '../util/rng.js';
 import { knobKey, OPERATOR_FAMILIES, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
 import { familiesFor } from '../taskpilot/procedural/index.js';
+import type { SyntaxLanguage } from '../taskpilot/syntax.js';
 
 export interface SupplyOptions {
   bankDir: string;
@@ -29,6 +30,12 @@ export interface SynthYield {
   candidates: number;
   valid: number;
   ms: number;
+}
+
+/** The operator families TaskPilot can apply to a language, among `allowed` (default: all). */
+export function applicableFamilies(language: SyntaxLanguage, allowed?: readonly OperatorFamily[]): OperatorFamily[] {
+  const applicable = familiesFor(language);
+  return OPERATOR_FAMILIES.filter((f) => applicable.includes(f) && (!allowed || allowed.includes(f)));
 }
 
 /** The knob setting a task was made at (its first operator family stands for the family knob). */
@@ -59,9 +66,9 @@ export class TaskSupply {
 
   /** The operator families TaskPilot can apply to an environment's language (knob values that can yield a task). */
   families(env: string): OperatorFamily[] {
-    const applicable = familiesFor(this.env(env).spec.language);
-    const out = OPERATOR_FAMILIES.filter((f) => applicable.includes(f) && (!this.opts.families || this.opts.families.includes(f)));
-    if (out.length === 0) throw new Error(`no operator family of ${this.opts.families?.join(', ') ?? 'any'} applies to ${env} (${this.env(env).spec.language}: ${applicable.join(', ')})`);
+    const language = this.env(env).spec.language;
+    const out = applicableFamilies(language, this.opts.families);
+    if (out.length === 0) throw new Error(`no operator family of ${this.opts.families?.join(', ') ?? 'any'} applies to ${env} (${language}: ${applicableFamilies(language).join(', ')})`);
     return out;
   }
 

@@ -24,7 +24,7 @@ import type { VerifierReport } from '../verifier/verify.js';
 import { learnableSlots, type TrainConfig } from './config.js';
 import { patchedFile, reachOf } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
-import { loadState, saveState, type RunState } from './state.js';
+import { loadState, saveState, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
@@ -53,7 +53,7 @@ export interface TrainDeps {
 export type TrainEvent =
   | { kind: 'phase'; step: number; phase: string; done?: number; total?: number }
   | { kind: 'step'; metrics: StepMetrics }
-  | { kind: 'eval'; step: number; rollouts: number; solveRate: number; reach?: number }
+  | ({ kind: 'eval' } & HeldOutPoint)
   | { kind: 'resume'; step: number; rollouts: number };
 
 export interface StepMetrics {
@@ -166,11 +166,16 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   });
   if (cfg.curriculum !== 'frontier' && state.fixedIds === null) state.fixedIds = await stocker.fixedSet();
 
+  /** A held-out evaluation's point: kept in the state and announced. */
+  const recordHeldOut = (step: number, solveRate: number, reach: number | undefined): void => {
+    const point: HeldOutPoint = { step, rollouts: state.rolloutsUsed, solveRate, ...(reach !== undefined ? { reach } : {}) };
+    state.heldOut.push(point);
+    emit({ kind: 'eval', ...point });
+  };
+
   if (state.heldOut.length === 0 && state.evalIds.length) {
     const rate = await evaluate();
-    const reach = await heldOutReach();
-    state.heldOut.push({ step: 0, rollouts: state.rolloutsUsed, solveRate: rate, ...(reach !== undefined ? { reach } : {}) });
-    emit({ kind: 'eval', step: 0, rollouts: state.rolloutsUsed, solveRate: rate, ...(reach !== undefined ? { reach } : {}) });
+    recordHeldOut(0, rate, await heldOutReach());
     persist();
   }
 
@@ -271,14 +276,13 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     state.step = step;
     let heldOutSolveRate: number | undefined;
     const t3 = performance.now();
-    const reach = state.evalIds.length ? await heldOutReach() : undefined;
+    const reach = await heldOutReach(); // undefined without held-out tasks
     ms.eval += performance.now() - t3;
     const last = state.step >= cfg.steps || state.rolloutsUsed >= cfg.budget || (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000);
     if (state.evalIds.length && (step % cfg.evalEvery === 0 || last)) {
       const t4 = performance.now();
       heldOutSolveRate = await evaluate();
-      state.heldOut.push({ step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate, ...(reach !== undefined ? { reach } : {}) });
-      emit({ kind: 'eval', step, rollouts: state.rolloutsUsed, solveRate: heldOutSolveRate, ...(reach !== undefined ? { reach } : {}) });
+      recordHeldOut(step, heldOutSolveRate, reach);
       ms.eval += performance.now() - t4;
     }
     const levels: Record<string, number> = {};
