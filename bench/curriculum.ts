@@ -1,8 +1,9 @@
 // Benchmark: the three curricula (frontier, uniform, static) on the same
 // rollout budget, several seeds each. Prints a table (final held-out solve
 // rate, rollouts the curriculum needed to reach the uniform curriculum's final
-// held-out solve rate, share of non-degenerate groups) and writes a plot of
-// held-out solve rate against rollouts (SVG) and the raw results (JSON).
+// held-out solve rate, share of non-degenerate groups; the same for the
+// held-out reach, a low-noise figure beside the solve rate) and writes plots
+// of both against rollouts (SVG) and the raw results (JSON).
 //
 // Runs share one task bank and the verifier/test-run caches (deterministic
 // results, see src/train/rollout.ts), so later runs pay less synthesis and
@@ -72,40 +73,52 @@ for (const seed of values['report-only'] ? [] : seeds) {
   }
 }
 
-const final = (r: RunResult) => r.heldOut.at(-1)?.solveRate ?? 0;
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const sd = (xs: number[]) => Math.sqrt(meanOf(xs.map((x) => (x - meanOf(xs)) ** 2)));
-/** Rollouts until the held-out rate first reaches `goal` (null: never). */
-const reach = (r: RunResult, goal: number) => r.heldOut.find((p) => p.solveRate >= goal)?.rollouts ?? null;
+type Measure = (p: HeldOutPoint) => number | undefined;
+const solved: Measure = (p) => p.solveRate;
+const reached: Measure = (p) => p.reach;
+const final = (r: RunResult, m: Measure = solved) => (r.heldOut.length ? m(r.heldOut.at(-1)!) : undefined);
+/** Rollouts until the measure first reaches `goal` (null: never). */
+const firstAt = (r: RunResult, goal: number, m: Measure) => r.heldOut.find((p) => (m(p) ?? -1) >= goal)?.rollouts ?? null;
+/** Per run, the rollouts it took to reach its seed's uniform run's final figure; the mean over seeds that got there. */
+function toUniform(runs: RunResult[], m: Measure): string {
+  const needed = runs.map((r) => {
+    const uniform = results.find((u) => u.curriculum === 'uniform' && u.seed === r.seed);
+    const goal = uniform && final(uniform, m);
+    return goal === undefined ? null : firstAt(r, goal, m);
+  });
+  const got = needed.filter((n): n is number => n !== null);
+  return got.length ? `${Math.round(meanOf(got))} (${got.length}/${runs.length} seeds)` : 'never';
+}
 
 const rows = curricula.filter((c) => results.some((r) => r.curriculum === c)).map((c) => {
   const runs = results.filter((r) => r.curriculum === c);
-  const finals = runs.map(final);
-  const needed = runs.map((r) => {
-    const uniform = results.find((u) => u.curriculum === 'uniform' && u.seed === r.seed);
-    return uniform ? reach(r, final(uniform)) : null;
-  });
-  const reached = needed.filter((n): n is number => n !== null);
-  const reaches = runs.map((r) => r.heldOut.at(-1)?.reach).filter((x): x is number => x !== undefined);
+  const finals = runs.map((r) => final(r) ?? 0);
+  const reaches = runs.map((r) => final(r, reached)).filter((x): x is number => x !== undefined);
   return [
-    c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, finals.map((f) => `${(100 * f).toFixed(0)}%`).join(' '),
-    reached.length ? `${Math.round(meanOf(reached))} (${reached.length}/${runs.length} seeds)` : 'never',
-    reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-',
+    c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, finals.map((f) => `${(100 * f).toFixed(0)}%`).join(' '), toUniform(runs, solved),
+    reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-', toUniform(runs, reached),
     `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}%`, `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
   ];
 });
-console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'non-degenerate groups', 'wall per run'], rows));
+console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'rollouts to uniform final reach', 'non-degenerate groups', 'wall per run'], rows));
 
-const series: Series[] = [];
-for (const c of curricula) {
-  const runs = results.filter((r) => r.curriculum === c);
-  if (runs.length === 0) continue;
-  for (const r of runs) series.push({ name: `${c} seed ${r.seed}`, group: c, faint: true, points: r.heldOut.map((p) => [p.rollouts, p.solveRate]) });
-  // Mean over seeds at each evaluation index (runs evaluate on the same schedule).
-  const n = Math.min(...runs.map((r) => r.heldOut.length));
-  const points: [number, number][] = Array.from({ length: n }, (_, i) => [meanOf(runs.map((r) => r.heldOut[i]!.rollouts)), meanOf(runs.map((r) => r.heldOut[i]!.solveRate))]);
-  series.push({ name: `${c} (mean of ${runs.length})`, group: c, bold: true, points });
+/** One plot of a held-out measure against rollouts: each seed faint, the mean over seeds bold. */
+function plot(m: Measure, title: string, yLabel: string, file: string): void {
+  const series: Series[] = [];
+  for (const c of curricula) {
+    const runs = results.filter((r) => r.curriculum === c);
+    if (runs.length === 0) continue;
+    const pts = (ps: HeldOutPoint[]) => ps.filter((p) => m(p) !== undefined).map((p): [number, number] => [p.rollouts, m(p)!]);
+    for (const r of runs) series.push({ name: `${c} seed ${r.seed}`, group: c, faint: true, points: pts(r.heldOut) });
+    // Mean over seeds at each evaluation index (runs evaluate on the same schedule).
+    const n = Math.min(...runs.map((r) => pts(r.heldOut).length));
+    const points: [number, number][] = Array.from({ length: n }, (_, i) => [meanOf(runs.map((r) => pts(r.heldOut)[i]![0])), meanOf(runs.map((r) => pts(r.heldOut)[i]![1]))]);
+    series.push({ name: `${c} (mean of ${runs.length})`, group: c, bold: true, points });
+  }
+  writeFileSync(join(values.out!, file), linePlot({ title, xLabel: 'rollouts (probes included)', yLabel, series, yDomain: [0, 1] }));
 }
-const svg = linePlot({ title: 'Held-out solve rate against rollouts', xLabel: 'rollouts (probes included)', yLabel: 'held-out solve rate', series, yDomain: [0, 1] });
-writeFileSync(join(values.out!, 'curriculum.svg'), svg);
-console.log(`wrote ${join(values.out!, 'curriculum.svg')} and ${join(values.out!, 'curriculum.json')}`);
+plot(solved, 'Held-out solve rate against rollouts', 'held-out solve rate', 'curriculum.svg');
+plot(reached, 'Held-out reach against rollouts', 'held-out reach (fix among the first 10 choices)', 'curriculum-reach.svg');
+console.log(`wrote ${join(values.out!, 'curriculum.svg')}, curriculum-reach.svg and curriculum.json`);

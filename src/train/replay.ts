@@ -12,6 +12,12 @@
 // attempts an episode has), a crude figure (contexts change between attempts),
 // so only its change is used: the posterior mean moves by the same amount on
 // the logit scale, and the observed evidence keeps setting the level.
+//
+// An update also moves tasks it did not train on (the weights are shared), and
+// a task learned a step ago may still be sampled a step later: its group then
+// comes back all pass, wasted. So the trainer keeps a task's last passing
+// rollouts as EXAMPLES (PassRateTracker) and re-scores every tracked task after
+// every update, each against the estimate at which its posterior was last set.
 import { MAX_ATTEMPTS } from '../policy/agent.js';
 import type { LinearPolicy } from '../policy/linear.js';
 import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
@@ -30,16 +36,75 @@ export function taskReplayRate(policy: LinearPolicy, rollouts: readonly RolloutR
   return rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null;
 }
 
-/** Per task with a passing rollout among the groups, its mean estimate under the policy's current weights. */
-export function replayRates(policy: LinearPolicy, groups: readonly RolloutResult[][]): Map<string, number> {
-  const byTask = new Map<string, RolloutResult[]>();
-  for (const r of groups.flat()) byTask.set(r.taskId, [...(byTask.get(r.taskId) ?? []), r]);
-  const out = new Map<string, number>();
-  for (const [id, rs] of byTask) {
-    const rate = taskReplayRate(policy, rs);
-    if (rate !== null) out.set(id, rate);
+/** Passing rollouts kept per task: enough to average out one lucky path, small enough to replay every step. */
+const EXAMPLES_PER_TASK = 2;
+
+/** A change in a task's model estimate since its posterior last took evidence. */
+export interface EstimateMove {
+  before: number;
+  after: number;
+}
+
+/** The model's pass-rate figure for a task under the policy's current weights; null when it has none. */
+export type Estimator = (taskId: string) => number | null;
+
+/**
+ * Per task, the model's estimate when the task's posterior last took evidence
+ * (its anchor), and its latest passing rollouts (EXAMPLES) for tasks whose
+ * estimate replays them. In memory only: a resumed run starts it empty and
+ * re-learns it from its next groups.
+ */
+export class PassRateTracker {
+  private readonly anchors = new Map<string, number>();
+  private readonly examples = new Map<string, RolloutResult[]>();
+
+  /** `estimate` gives a task's figure when it has a better one than its examples (reach from its opening); else the examples are replayed. */
+  constructor(private readonly policy: LinearPolicy, private readonly estimate: Estimator = () => null) {}
+
+  /** The figure the tracker moves a task by: its estimator's, else its examples' replay (null: neither). */
+  figure(taskId: string): number | null {
+    const e = this.estimate(taskId);
+    if (e !== null) return e;
+    const ex = this.examples.get(taskId);
+    return ex ? taskReplayRate(this.policy, ex) : null;
   }
-  return out;
+
+  /**
+   * Before an update: the tasks these groups observed keep their newest
+   * passing rollouts and re-anchor at the current weights (their posteriors
+   * just took evidence from this policy), including tasks with no pass now.
+   */
+  observe(groups: readonly RolloutResult[][]): void {
+    for (const g of groups) {
+      const id = g[0]?.taskId;
+      if (id === undefined) continue;
+      const passing = g.filter((r) => replayPassRate(this.policy, r) !== null);
+      if (passing.length) this.examples.set(id, [...passing, ...(this.examples.get(id) ?? [])].slice(0, EXAMPLES_PER_TASK));
+      const f = this.figure(id);
+      if (f !== null) this.anchors.set(id, f);
+    }
+  }
+
+  /**
+   * After an update: every anchored task's figure at its anchor and now (of
+   * those `wanted` keeps: a task that returns to training is observed, so
+   * re-anchored, first); anchors move to now.
+   */
+  moves(wanted: (taskId: string) => boolean = () => true): Map<string, EstimateMove> {
+    const out = new Map<string, EstimateMove>();
+    for (const [id, before] of this.anchors) {
+      if (!wanted(id)) continue;
+      const after = this.figure(id);
+      if (after === null) continue;
+      out.set(id, { before, after });
+      this.anchors.set(id, after);
+    }
+    return out;
+  }
+
+  get size(): number {
+    return this.anchors.size;
+  }
 }
 
 const EDGE = 0.02;

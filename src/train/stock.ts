@@ -110,8 +110,11 @@ export class Stocker {
       const limit = active < 1 ? 3 * cfg.envs.length : active < cfg.poolTarget ? Math.max(2, Math.ceil(cfg.batch / 2)) : 0;
       return tries < limit && draws < 3 * limit;
     };
-    // Room for the probes of one more try (two tasks), so restocking cannot overrun the budget.
-    const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe);
+    // Room for the probes of one more try (two tasks), so restocking cannot
+    // overrun the budget, and (once there is something to train on) for the
+    // next step's full batch: a task admitted in the last step is never
+    // trained on, while the rollouts its probes took shrink the last groups.
+    const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe + cfg.batch * cfg.group);
     while (wanted() && room()) {
       draws++;
       const env = cfg.envs[this.turn++ % cfg.envs.length]!;

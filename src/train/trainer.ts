@@ -9,8 +9,9 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
 import { knobKey } from '../curriculum/knobs.js';
-import { TaskPool } from '../curriculum/pool.js';
+import { TaskPool, type SampleReason } from '../curriculum/pool.js';
 import { mean } from '../curriculum/posterior.js';
+import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { EmbeddedAgent, MAX_ATTEMPTS, type Opening } from '../policy/agent.js';
@@ -22,13 +23,13 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { learnableSlots, type TrainConfig } from './config.js';
-import { patchedFile, reachOf } from './reach.js';
+import { fixIndices, patchedFile, reachWithin } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
-import { replayRates, shiftedMean } from './replay.js';
+import { PassRateTracker, shiftedMean } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { heldOutTasks, reachOfHeldOut, solveRate } from './heldout.js';
@@ -63,6 +64,8 @@ export interface StepMetrics {
   meanReward: number;
   /** Groups of the sampled batch; in-band probe groups also train (counted apart). */
   groups: number;
+  /** Each sampled group: its task, why the curriculum chose it, its passing / scored rollouts, and the model's figure for it before them (replay.ts; absent when it has none). */
+  batch: { taskId: string; reason: SampleReason; passed: number; scored: number; figure?: number }[];
   probeGroups: number;
   /** Tasks whose posterior the update's replay moved, and how many of them it retired (replay.ts). */
   reestimated: { moved: number; retired: number };
@@ -82,6 +85,8 @@ export interface StepMetrics {
 }
 
 const EVAL_SEED = 7;
+/** Monte Carlo draws per training task's reach when the tracker re-reads it: its changes are what move posteriors. */
+const TRACK_REACH_RUNS = 1000;
 
 /** The sampled batch's mean reward (infrastructure failures left out), infrastructure failures, and groups with mixed rewards. */
 function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number; nonDegenerate: number } {
@@ -92,6 +97,11 @@ function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailu
     infraFailures: all.length - rewards.length,
     nonDegenerate: groups.filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length,
   };
+}
+
+function groupSummary(taskId: string, reason: SampleReason, rs: RolloutResult[], figure: number | null): StepMetrics['batch'][number] {
+  const scored = rs.filter((r) => r.reward !== null);
+  return { taskId, reason, passed: scored.filter((r) => r.reward! >= SUCCESS_THRESHOLD).length, scored: scored.length, ...(figure !== null ? { figure } : {}) };
 }
 
 export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
@@ -150,13 +160,25 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     return agent.opening;
   };
+  // Training tasks' openings and fixes, kept from their screens: the
+  // tracker below re-reads their reach after every update for a softmax each.
+  const fixes = new Map<string, { opening: Opening; fix: number[] }>();
+  /** A task's reach for the current policy (null: no opening kept), the same draws at every call. */
+  const reachNow = (id: string): number | null => {
+    const f = fixes.get(id);
+    return f ? reachWithin(policy.probabilities(f.opening.feats), f.fix, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', id)), TRACK_REACH_RUNS) : null;
+  };
   /** A new task's reach for the current policy: its opening replayed up to the first choice (reach.ts). */
   const screen = async (task: Task): Promise<number | null> => {
     const opening = await openingOf(task);
-    return opening && reachOf(policy, opening, task.fixPatch, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', task.id)));
+    const fix = opening && fixIndices(opening, task.fixPatch);
+    if (!opening || !fix) return null;
+    fixes.set(task.id, { opening, fix });
+    return reachNow(task.id);
   };
   const heldOutReach = reachOfHeldOut(() => state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined), openingOf, cfg.workers, policy, EVAL_SEED);
 
+  const passRates = new PassRateTracker(policy, reachNow);
   let inFlight = 0; // rollouts of the batch now running (counted when it ends)
   const stocker = new Stocker({
     cfg, supply, pool: taskPool, controller, used, runOne, screen,
@@ -198,15 +220,20 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     stocker.reset();
     const hits0 = testRuns.hits, misses0 = testRuns.misses;
 
-    // The batch.
+    // The batch. Near the end of the budget, fewer tasks at full groups: a
+    // group of 2 comes back all equal half the time at p = 0.5.
+    const size = Math.min(cfg.batch, Math.max(1, Math.floor((cfg.budget - state.rolloutsUsed) / cfg.group)));
     let batch: string[];
+    const reasons = new Map<string, SampleReason>();
     let alongside: Promise<void> = Promise.resolve();
     if (cfg.curriculum === 'frontier') {
       // Only when the pool cannot fill a batch does training wait for synthesis;
       // otherwise TaskPilot and the probes restock it while this step's rollouts run.
       const t0 = performance.now();
       if (taskPool.counts().active < 1) await stocker.stock(step, random);
-      batch = taskPool.sample(cfg.batch, step, random).map((s) => s.taskId);
+      const sampled = taskPool.sample(size, step, random);
+      for (const s of sampled) reasons.set(s.taskId, s.reason);
+      batch = sampled.map((s) => s.taskId);
       inFlight = batch.length * cfg.group; // restocking below must leave room for them
       const t0b = performance.now();
       ms.synthesis = t0b - t0;
@@ -215,14 +242,15 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
       });
     } else {
       const ids = state.fixedIds ?? [];
-      batch = shuffle(ids, random).slice(0, cfg.batch);
+      batch = shuffle(ids, random).slice(0, size);
       for (const id of batch) if (!taskPool.get(id)) taskPool.add({ taskId: id, env: taskOf(id)!.env.name, familyKey: knobKey(taskKnobs(taskOf(id)!)), addedStep: step, state: 'active' });
     }
     if (batch.length === 0) {
       // Nothing admitted this far (an untrained policy fails most tasks): train on any probed task.
-      batch = taskPool.sampleUniform(cfg.batch, random, step, ['active', 'retired', 'rejected']).map((s) => s.taskId);
+      batch = taskPool.sampleUniform(size, random, step, ['active', 'retired', 'rejected']).map((s) => s.taskId);
       if (batch.length === 0) break;
     }
+    const figures = new Map(batch.map((id) => [id, passRates.figure(id)]));
     const left = cfg.budget - state.rolloutsUsed;
     const group = Math.max(2, Math.min(cfg.group, Math.floor(left / batch.length)));
 
@@ -254,15 +282,15 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
     const probeGroups = stocker.takeGroups();
     const trained = [...results.values(), ...probeGroups];
-    const before = cfg.curriculum === 'frontier' ? replayRates(policy, trained) : new Map<string, number>();
+    if (cfg.curriculum === 'frontier') passRates.observe(trained);
     deps.onGroups?.(step, trained, policy);
     const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, learnableSlots(cfg.learn));
-    // Tasks the update learned from: move their posteriors by what the policy's own replay says changed (replay.ts).
+    // Active tasks with a remembered passing rollout: move their posteriors by what the policy's own replay says the update changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
-    for (const [id, after] of replayRates(policy, trained)) {
+    for (const [id, { before, after }] of passRates.moves((id) => taskPool.get(id)?.state === 'active')) {
       const e = taskPool.get(id);
-      if (!e || e.state !== 'active' || !before.has(id)) continue;
-      const { state } = taskPool.shift(id, shiftedMean(mean(e.posterior), before.get(id)!, after));
+      if (!e || e.state !== 'active' || before === after) continue;
+      const { state } = taskPool.shift(id, shiftedMean(mean(e.posterior), before, after));
       reestimated.moved++;
       if (state === 'retired') reestimated.retired++;
     }
@@ -289,7 +317,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
-      groups: batch.length, nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
+      groups: batch.length, batch: batch.map((id) => groupSummary(id, reasons.get(id) ?? 'frontier', results.get(id)!, figures.get(id) ?? null)), nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

@@ -4,7 +4,7 @@ import { TaskPool } from '../../src/curriculum/pool.js';
 import { mean } from '../../src/curriculum/posterior.js';
 import { FEATURE_DIM } from '../../src/policy/features.js';
 import { LinearPolicy, type Decision } from '../../src/policy/linear.js';
-import { replayPassRate, replayRates, shiftedMean } from '../../src/train/replay.js';
+import { PassRateTracker, replayPassRate, shiftedMean } from '../../src/train/replay.js';
 import type { RolloutResult } from '../../src/train/rollout.js';
 import { updatePolicy } from '../../src/train/update.js';
 
@@ -28,16 +28,59 @@ describe('replaying passing rollouts under the policy', () => {
   it('sees an update that learned from a task raise its estimate, and moves the posterior by as much', () => {
     const policy = new LinearPolicy('zero');
     const groups = [[rolloutOf('a', 1, [pick(5, true), pick(0)]), rolloutOf('a', 0, [pick(5, true), pick(6, true)])], [rolloutOf('b', 0, [pick(7, true)]), rolloutOf('b', 0, [pick(8, true)])]];
-    const before = replayRates(policy, groups);
-    assert.deepEqual([...before.keys()], ['a'], 'only tasks with a passing rollout');
+    const tracker = new PassRateTracker(policy);
+    tracker.observe(groups);
+    assert.equal(tracker.size, 1, 'only tasks with a passing rollout');
     updatePolicy(policy, groups, 'rloo', 0.5);
-    const after = replayRates(policy, groups).get('a')!;
-    assert.ok(after > before.get('a')! + 0.1, `${before.get('a')} -> ${after}`);
-    const moved = shiftedMean(0.5, before.get('a')!, after);
+    const moves = tracker.moves();
+    assert.deepEqual([...moves.keys()], ['a']);
+    const { before, after } = moves.get('a')!;
+    assert.ok(Math.abs(before - (1 - 0.9 ** 10)) < 1e-12, 'anchored at the weights before the update');
+    assert.ok(after > before + 0.1, `${before} -> ${after}`);
+    assert.equal(tracker.moves().get('a')!.before, after, 'the anchor moves to the estimate it reported');
+    const moved = shiftedMean(0.5, before, after);
     assert.ok(moved > 0.5 && moved <= 0.98);
     assert.ok(Math.abs(shiftedMean(0.3, 0.4, 0.4) - 0.3) < 1e-12, 'no change, no move');
     assert.ok(shiftedMean(0.5, 0.6, 0.3) < 0.5);
     assert.equal(shiftedMean(0.9, 0.01, 1), 0.98, 'clamped');
+  });
+
+  it('re-scores a tracked task after updates that did not train on it', () => {
+    // Task c's fix is candidate 0; a later update learns candidate 0 from task d only.
+    const policy = new LinearPolicy('zero');
+    const tracker = new PassRateTracker(policy);
+    tracker.observe([[rolloutOf('c', 1, [pick(0)]), rolloutOf('c', 0, [pick(4, true)])]]);
+    tracker.moves(); // no update yet: no change
+    const d = [[rolloutOf('d', 1, [pick(0)]), rolloutOf('d', 0, [pick(2, true)])]];
+    tracker.observe(d);
+    updatePolicy(policy, d, 'rloo', 0.5);
+    const c = tracker.moves().get('c')!;
+    assert.ok(c.after > c.before + 0.05, `${c.before} -> ${c.after}`);
+  });
+
+  it('re-anchors an observed task with no pass now on its older examples, and keeps only the newest few', () => {
+    const policy = new LinearPolicy('zero');
+    const tracker = new PassRateTracker(policy);
+    tracker.observe([[rolloutOf('e', 1, [pick(0)]), rolloutOf('e', 1, [pick(1)]), rolloutOf('e', 1, [pick(2)])]]);
+    updatePolicy(policy, [[rolloutOf('x', 1, [pick(1)]), rolloutOf('x', 0, [pick(3, true)])]], 'rloo', 0.5);
+    tracker.observe([[rolloutOf('e', 0, [pick(6, true)])]]);
+    const e = tracker.moves().get('e')!;
+    assert.equal(e.before, e.after, 'anchored at the current weights when observed');
+    // The kept examples are picks 0 and 1 (the newest two): pick 1 was learned, so the estimate is above the zero policy's.
+    assert.ok(e.after > 1 - 0.9 ** 10);
+  });
+
+  it('prefers the estimator a task has (its reach) to its examples, tracks tasks with no pass, and moves only the wanted ones', () => {
+    const policy = new LinearPolicy('zero');
+    const reach = new Map([['r', 0.2], ['s', 0.5]]);
+    const tracker = new PassRateTracker(policy, (id) => reach.get(id) ?? null);
+    tracker.observe([[rolloutOf('r', 1, [pick(0)]), rolloutOf('r', 0, [pick(1, true)])], [rolloutOf('s', 0, [pick(1, true)])], [rolloutOf('x', 0, [pick(1, true)])]]);
+    assert.equal(tracker.size, 2, 'x has neither a reach nor a passing rollout');
+    assert.equal(tracker.figure('r'), 0.2);
+    reach.set('r', 0.6).set('s', 0.1);
+    const moves = tracker.moves((id) => id !== 's');
+    assert.deepEqual([...moves], [['r', { before: 0.2, after: 0.6 }]]);
+    assert.deepEqual(tracker.moves().get('s'), { before: 0.5, after: 0.1 }, 'an unwanted task keeps its anchor');
   });
 
   it('pool.shift keeps the evidence strength, retires past the line, and leaves inactive tasks alone', () => {
