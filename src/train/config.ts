@@ -14,6 +14,15 @@ export function learnableSlots(learn: LearnedWeights): number {
   return learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM;
 }
 
+/**
+ * Tasks a step takes when `left` rollouts of the budget remain: the batch,
+ * or near the end fewer tasks at full groups (a group of 2 comes back all
+ * equal half the time at p = 0.5); at least one.
+ */
+export function batchSize(cfg: Pick<TrainConfig, 'batch' | 'group'>, left: number): number {
+  return Math.min(cfg.batch, Math.max(1, Math.floor(left / cfg.group)));
+}
+
 export type CurriculumName = 'frontier' | 'uniform' | 'static';
 export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];
 

@@ -79,14 +79,16 @@ export class Stocker {
     const p = new Probe(cfg.probe);
     const rewards: number[] = [];
     const group: RolloutResult[] = [];
-    for (let i = 0; !p.done && i < cfg.probe * 2; i++) {
-      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
+    // Each rollout is counted before it runs, so probes running side by side cannot overrun the budget.
+    for (let i = 0; !p.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
       this.d.spend();
+      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
       p.add(res.reward);
       group.push(res);
       if (res.reward !== null) rewards.push(res.reward);
     }
-    const verdict = p.verdict ?? 'too-hard';
+    // Cut short by the budget (or by infrastructure failures): judged on what it saw.
+    const verdict = p.verdict ?? (p.successes > 0 ? 'too-easy' : 'too-hard');
     if (verdict === 'admit') this.groups.push(group);
     pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
     pool.record(task.id, rewards, step);

@@ -22,7 +22,7 @@ import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
-import { learnableSlots, type TrainConfig } from './config.js';
+import { batchSize, learnableSlots, type TrainConfig } from './config.js';
 import { fixIndices, patchedFile, reachWithin } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type HeldOutPoint, type RunState } from './state.js';
@@ -220,9 +220,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     stocker.reset();
     const hits0 = testRuns.hits, misses0 = testRuns.misses;
 
-    // The batch. Near the end of the budget, fewer tasks at full groups: a
-    // group of 2 comes back all equal half the time at p = 0.5.
-    const size = Math.min(cfg.batch, Math.max(1, Math.floor((cfg.budget - state.rolloutsUsed) / cfg.group)));
+    const size = batchSize(cfg, cfg.budget - state.rolloutsUsed);
     let batch: string[];
     const reasons = new Map<string, SampleReason>();
     let alongside: Promise<void> = Promise.resolve();
@@ -252,7 +250,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     const figures = new Map(batch.map((id) => [id, passRates.figure(id)]));
     const left = cfg.budget - state.rolloutsUsed;
-    const group = Math.max(2, Math.min(cfg.group, Math.floor(left / batch.length)));
+    const group = Math.min(cfg.group, Math.floor(left / batch.length));
+    if (group < 2) break; // one rollout is no group: the budget is spent
 
     // Rollouts: every task's group in parallel workspaces.
     const t1 = performance.now();

@@ -11,15 +11,15 @@ import type { TaskSupply } from '../../src/train/supply.js';
 
 const task = (id: string) => ({ id, env: { name: 'e' }, knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] } }) as unknown as Task;
 
-function stocker(screen: StockDeps['screen'], rewards: number[]) {
+function stocker(screen: StockDeps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply) {
   const pool = new TaskPool();
   const controller = new DifficultyController({ target: 0.5 });
   let spent = 0, ran = 0;
   const runOne = async (t: Task): Promise<RolloutResult> =>
     ({ taskId: t.id, reward: rewards[ran++ % rewards.length]!, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
   const s = new Stocker({
-    cfg: TRAIN_DEFAULTS, supply: {} as TaskSupply, pool, controller, used: new Set(), runOne, ...(screen ? { screen } : {}),
-    spend: () => { spent++; }, budgetLeft: () => 100, phase: () => {},
+    cfg: TRAIN_DEFAULTS, supply, pool, controller, used: new Set(), runOne, ...(screen ? { screen } : {}),
+    spend: () => { spent++; }, budgetLeft: () => budgetLeft - spent, phase: () => {},
   });
   return { s, pool, controller, spent: () => spent };
 }
@@ -44,5 +44,31 @@ describe('Stocker.probe with a reach screen', () => {
       assert.equal(pool.get('mid')?.state, 'active');
       assert.equal(s.yield.screened, 0);
     }
+  });
+});
+
+describe('Stocker.stock near the end of the budget', () => {
+  // A supply that makes two fresh tasks per call.
+  let made = 0;
+  const supply = {
+    yield: { candidates: 0, valid: 0 }, families: () => ['operations'],
+    take: async () => [task(`t${made++}`), task(`t${made++}`)],
+  } as unknown as TaskSupply;
+  const { probe, batch, group } = TRAIN_DEFAULTS;
+
+  for (const [left, probes] of [[2 * probe + batch * group - 1, false], [2 * probe + batch * group, true]] as const) {
+    it(`${probes ? 'probes' : 'does not probe'} with ${left} rollouts left (room for a try's probes and the next full batch: ${2 * probe + batch * group})`, async () => {
+      const { s, pool, spent } = stocker(undefined, [1, 0], left, supply);
+      pool.add({ taskId: 'trainable', env: 'e', familyKey: 'f', addedStep: 0, state: 'active' });
+      await s.stock(1, () => 0.5);
+      assert.equal(spent() > 0, probes, `${spent()} rollouts spent`);
+      assert.ok(spent() <= left);
+    });
+  }
+
+  it('with nothing to train on, probes down to the last rollout', async () => {
+    const { s, spent } = stocker(undefined, [0], 3, supply);
+    await s.stock(1, () => 0.5);
+    assert.equal(spent(), 3);
   });
 });

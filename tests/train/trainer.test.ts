@@ -141,12 +141,16 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       // Held-out solve rate every evalEvery steps and at the end.
       assert.equal('heldOutSolveRate' in m, m.step === 2 || m.step === 3, `step ${m.step}`);
       if (m.heldOutSolveRate !== undefined) assert.ok(m.heldOutSolveRate >= 0 && m.heldOutSolveRate <= 1);
+      // Each sampled group, traceable: its task, why it was chosen, its passes.
+      assert.equal(m.batch.length, m.groups);
+      for (const g of m.batch) assert.ok(['fresh', 'frontier', 'replay'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));
+      assert.equal(m.batch.filter((g) => g.passed > 0 && g.passed < g.scored).length, m.nonDegenerate);
       // The held-out reach every step (single-bug held-out tasks: their openings tell it).
       assert.ok(isNum(m.heldOutReach) && m.heldOutReach! >= 0 && m.heldOutReach! <= 1, `step ${m.step}: ${m.heldOutReach}`);
     }
     assert.ok(final.heldOut.every((h) => isNum(h.reach)), 'every evaluation point has its reach');
     assert.equal(ms.at(-1)!.rollouts, final.rolloutsUsed);
-    assert.ok(final.rolloutsUsed <= CFG.budget + CFG.batch * 2, `${final.rolloutsUsed} rollouts`);
+    assert.ok(final.rolloutsUsed <= CFG.budget, `${final.rolloutsUsed} rollouts`);
     assert.ok(ms.some((m) => m.cache.testHits > 0), 'the G rollouts of a group share their first test run');
   });
 
