@@ -178,8 +178,8 @@ export class TaskPool {
 
   /**
    * Moves an active task's posterior mean to `m`, keeping its evidence
-   * strength: the policy changed under it (an update that learned from the
-   * task, see src/train/replay.ts). A mean past the retirement line retires
+   * strength: the policy changed under it (an update moved the model's own
+   * figure for the task, see src/train/replay.ts). A mean past the retirement line retires
    * it: replay still checks it now and then.
    */
   shift(taskId: string, m: number): PoolEntry {

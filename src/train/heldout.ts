@@ -7,9 +7,9 @@ import { MAX_ATTEMPTS, type Opening } from '../policy/agent.js';
 import type { LinearPolicy } from '../policy/linear.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
-import { deriveSeed, rng } from '../util/rng.js';
+import { deriveSeed } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
-import { fixIndices, reachWithin } from './reach.js';
+import { Openings } from './reach.js';
 import type { RolloutResult } from './rollout.js';
 import type { TaskSupply } from './supply.js';
 
@@ -41,35 +41,26 @@ export async function solveRate(
   return n ? sum / n : 0;
 }
 
-/** Monte Carlo draws per held-out task for its reach: about ±1.5% per task, under ±0.5% on a mean of 12. */
-const REACH_RUNS = 1000;
-
 /**
  * The held-out tasks' mean reach for `policy` as it is at each call (training
  * updates it in place): the chance the fix is among its first MAX_ATTEMPTS
  * repair choices (reach.ts), a task whose fix no candidate makes counting 0.
- * The openings do not depend on the policy (the agent reads the same files
- * whatever its weights): made once, they give every later call for the cost
- * of a softmax; a task whose opening failed (infrastructure) is tried again
- * at the next call, up to 3 times, and left out of the mean meanwhile. The
- * same draws at every call, so differences come from the policy. Undefined
- * when no held-out task has an opening.
+ * Openings are made once (Openings); a task whose opening failed
+ * (infrastructure) is tried again at the next call, up to 3 times, and left
+ * out of the mean meanwhile. Undefined when no held-out task has an opening.
  */
 export function reachOfHeldOut(
   tasks: () => Task[], openingOf: (task: Task) => Promise<Opening | null>, workers: number, policy: LinearPolicy, seed: number,
 ): () => Promise<number | undefined> {
-  const made = new Map<string, { opening: Opening; fix: number[] }>();
+  const book = new Openings(seed, MAX_ATTEMPTS);
   const tries = new Map<string, number>();
   return async () => {
-    const todo = tasks().filter((t) => !made.has(t.id) && (tries.get(t.id) ?? 0) < 3);
+    const todo = tasks().filter((t) => !book.has(t.id) && (tries.get(t.id) ?? 0) < 3);
     await inParallel(todo, workers, async (task) => {
       tries.set(task.id, (tries.get(task.id) ?? 0) + 1);
-      const opening = await openingOf(task).catch(() => null);
-      const fix = opening && fixIndices(opening, task.fixPatch);
-      if (opening && fix) made.set(task.id, { opening, fix });
+      book.keep(task.id, task.fixPatch, await openingOf(task).catch(() => null));
     });
-    if (made.size === 0) return undefined;
-    const reaches = [...made].map(([id, { opening, fix }]) => reachWithin(policy.probabilities(opening.feats), fix, MAX_ATTEMPTS, rng(deriveSeed(seed, 'reach', id)), REACH_RUNS));
-    return reaches.reduce((a, b) => a + b, 0) / reaches.length;
+    const reaches = book.ids().map((id) => book.reach(policy, id)!);
+    return reaches.length ? reaches.reduce((a, b) => a + b, 0) / reaches.length : undefined;
   };
 }

@@ -11,6 +11,7 @@ import type { Opening } from '../policy/agent.js';
 import { applyRepair } from '../policy/candidates.js';
 import type { LinearPolicy } from '../policy/linear.js';
 import { fileDiff } from '../util/diff.js';
+import { deriveSeed, rng } from '../util/rng.js';
 
 /** Below this reach a task is rejected without a probe: four rollouts find a success less than ~8% of the time. */
 export const REACH_FLOOR = 0.02;
@@ -55,9 +56,39 @@ export function reachWithin(probs: number[], fix: number[], k: number, random: (
   return hits / runs;
 }
 
-/** The policy's reach on a task from its opening; null when it cannot be told (several files changed). */
-export function reachOf(policy: LinearPolicy, opening: Opening, fixPatch: string, k: number, random: () => number): number | null {
-  const fix = fixIndices(opening, fixPatch);
-  if (fix === null) return null;
-  return reachWithin(policy.probabilities(opening.feats), fix, k, random);
+/** Monte Carlo draws per task for a reach read again after updates: about ±1.5% per task. */
+export const REACH_RUNS = 1000;
+
+/**
+ * Tasks' openings and fix candidates, kept: the openings do not depend on the
+ * weights (the agent reads the same files whatever they are), so each later
+ * reach costs a softmax and the draws, the same draws at every call (seeded
+ * per task), so differences come from the policy.
+ */
+export class Openings {
+  private readonly made = new Map<string, { opening: Opening; fix: number[] }>();
+
+  constructor(private readonly seed: number | string, private readonly k: number, private readonly runs = REACH_RUNS) {}
+
+  /** Keeps a task's opening when some candidate can make its fix; says whether it did. */
+  keep(taskId: string, fixPatch: string, opening: Opening | null): boolean {
+    const fix = opening && fixIndices(opening, fixPatch);
+    if (!opening || !fix) return false;
+    this.made.set(taskId, { opening, fix });
+    return true;
+  }
+
+  has(taskId: string): boolean {
+    return this.made.has(taskId);
+  }
+
+  ids(): string[] {
+    return [...this.made.keys()];
+  }
+
+  /** The task's reach for `policy` as it is now; null when no opening is kept (a fix no candidate makes counts 0). */
+  reach(policy: LinearPolicy, taskId: string): number | null {
+    const m = this.made.get(taskId);
+    return m ? reachWithin(policy.probabilities(m.opening.feats), m.fix, this.k, rng(deriveSeed(this.seed, 'reach', taskId)), this.runs) : null;
+  }
 }

@@ -4,20 +4,17 @@
 // on the task. But one update often teaches a task outright: a probe with one
 // success is enough for the next group of 8 to pass every time (measured: four
 // tasks the untrained policy solved 7 times in 32 went 8/8 right after their
-// probe groups trained). The embedded policy's choices are exact and cheap to
-// replay, so for a task with a passing rollout in the step, the trainer scores
-// that rollout's kept repairs (the ones that made the fix) under the weights
-// before and after the update. The model's estimate of its pass rate is
-// Π_j 1 − (1 − q_j)^K (q_j: probability of kept repair j at its choice, K: the
-// attempts an episode has), a crude figure (contexts change between attempts),
-// so only its change is used: the posterior mean moves by the same amount on
-// the logit scale, and the observed evidence keeps setting the level.
-//
-// An update also moves tasks it did not train on (the weights are shared), and
-// a task learned a step ago may still be sampled a step later: its group then
-// comes back all pass, wasted. So the trainer keeps a task's last passing
-// rollouts as EXAMPLES (PassRateTracker) and re-scores every tracked task after
-// every update, each against the estimate at which its posterior was last set.
+// probe groups trained), and it moves tasks it did not train on as well (the
+// weights are shared). So after every update the trainer re-reads a FIGURE
+// for every tracked task (PassRateTracker) and moves its posterior mean by
+// the figure's change on the logit scale; the observed evidence keeps setting
+// the level. The figure is the task's reach (reach.ts: the chance the fix is
+// among the first K choices from its opening) when its screen kept an opening,
+// else the replay of its last passing rollouts' kept repairs, whose estimate
+// is Π_j 1 − (1 − q_j)^K (q_j: probability of kept repair j at its choice, K:
+// the attempts an episode has). Both are crude as levels (contexts change
+// between attempts: reach 0.17 came back 8 of 8, reach 0.31 0 of 8), so only
+// their changes are used.
 import { MAX_ATTEMPTS } from '../policy/agent.js';
 import type { LinearPolicy } from '../policy/linear.js';
 import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
@@ -49,10 +46,12 @@ export interface EstimateMove {
 export type Estimator = (taskId: string) => number | null;
 
 /**
- * Per task, the model's estimate when the task's posterior last took evidence
- * (its anchor), and its latest passing rollouts (EXAMPLES) for tasks whose
- * estimate replays them. In memory only: a resumed run starts it empty and
- * re-learns it from its next groups.
+ * Per tracked task, the figure its posterior mean currently stands for (its
+ * ANCHOR: set when the posterior takes evidence, moved after every update),
+ * and for tasks without an estimator figure, their latest passing rollouts
+ * (EXAMPLES) to replay. In memory only; a resumed run re-anchors its active
+ * tasks (anchor()), and tasks tracked by examples start again from their next
+ * passing group.
  */
 export class PassRateTracker {
   private readonly anchors = new Map<string, number>();
@@ -70,29 +69,45 @@ export class PassRateTracker {
   }
 
   /**
-   * Before an update: the tasks these groups observed keep their newest
-   * passing rollouts and re-anchor at the current weights (their posteriors
-   * just took evidence from this policy), including tasks with no pass now.
+   * Before an update: the tasks these groups observed re-anchor at the
+   * current weights (their posteriors just took evidence from this policy),
+   * including tasks with no pass now; those without an estimator figure keep
+   * their newest passing rollouts first.
    */
   observe(groups: readonly RolloutResult[][]): void {
     for (const g of groups) {
       const id = g[0]?.taskId;
       if (id === undefined) continue;
-      const passing = g.filter((r) => replayPassRate(this.policy, r) !== null);
-      if (passing.length) this.examples.set(id, [...passing, ...(this.examples.get(id) ?? [])].slice(0, EXAMPLES_PER_TASK));
+      if (this.estimate(id) === null) {
+        const passing = g.filter((r) => replayPassRate(this.policy, r) !== null);
+        if (passing.length) this.examples.set(id, [...passing, ...(this.examples.get(id) ?? [])].slice(0, EXAMPLES_PER_TASK));
+      }
+      this.anchor([id]);
+    }
+  }
+
+  /** Anchors tasks at their figure under the current weights (those with one). */
+  anchor(ids: Iterable<string>): void {
+    for (const id of ids) {
       const f = this.figure(id);
       if (f !== null) this.anchors.set(id, f);
     }
   }
 
   /**
-   * After an update: every anchored task's figure at its anchor and now (of
-   * those `wanted` keeps: a task that returns to training is observed, so
-   * re-anchored, first); anchors move to now.
+   * After an update: the figure at its anchor and now of every anchored task
+   * `wanted` keeps (a task that returns to training is observed, so
+   * re-anchored, first); their anchors move to now. Tasks not wanted are
+   * forgotten when `forget` says so (rejected tasks never train again).
    */
-  moves(wanted: (taskId: string) => boolean = () => true): Map<string, EstimateMove> {
+  moves(wanted: (taskId: string) => boolean = () => true, forget: (taskId: string) => boolean = () => false): Map<string, EstimateMove> {
     const out = new Map<string, EstimateMove>();
     for (const [id, before] of this.anchors) {
+      if (forget(id)) {
+        this.anchors.delete(id);
+        this.examples.delete(id);
+        continue;
+      }
       if (!wanted(id)) continue;
       const after = this.figure(id);
       if (after === null) continue;

@@ -65,7 +65,8 @@ export class Stocker {
     return out;
   }
 
-  async probe(task: Task, step: number): Promise<ProbeVerdict> {
+  /** Screens and probes a new task into the pool; null when the budget was spent before its first rollout. */
+  async probe(task: Task, step: number): Promise<ProbeVerdict | null> {
     const { cfg, pool, controller } = this.d;
     const knobs = taskKnobs(task);
     const reach = this.d.screen ? await this.d.screen(task) : null;
@@ -87,8 +88,14 @@ export class Stocker {
       group.push(res);
       if (res.reward !== null) rewards.push(res.reward);
     }
-    // Cut short by the budget (or by infrastructure failures): judged on what it saw.
-    const verdict = p.verdict ?? (p.successes > 0 ? 'too-easy' : 'too-hard');
+    if (p.rollouts + p.infraFailures === 0) {
+      // The budget was spent before its first rollout: the task is left for another run, unjudged.
+      this.d.used.delete(task.id);
+      return null;
+    }
+    // Cut short by the budget: judged on what it saw. Out of tries through
+    // infrastructure failures: too hard, as before (a flaky task is not one to replay).
+    const verdict = p.verdict ?? (p.successes > 0 && this.d.budgetLeft() <= 0 ? 'too-easy' : 'too-hard');
     if (verdict === 'admit') this.groups.push(group);
     pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
     pool.record(task.id, rewards, step);
@@ -112,10 +119,12 @@ export class Stocker {
       const limit = active < 1 ? 3 * cfg.envs.length : active < cfg.poolTarget ? Math.max(2, Math.ceil(cfg.batch / 2)) : 0;
       return tries < limit && draws < 3 * limit;
     };
-    // Room for the probes of one more try (two tasks), so restocking cannot
-    // overrun the budget, and (once there is something to train on) for the
-    // next step's full batch: a task admitted in the last step is never
-    // trained on, while the rollouts its probes took shrink the last groups.
+    // Room for the probes of one more try (two tasks) and, once there is
+    // something to train on, for the next step's full batch: probes late in
+    // the budget would shrink the last groups for tasks that get at most
+    // their probe group's worth of training. (Probes already running may
+    // still take what is left; with nothing to train on, they go down to the
+    // last rollout.)
     const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe + cfg.batch * cfg.group);
     while (wanted() && room()) {
       draws++;
@@ -131,8 +140,9 @@ export class Stocker {
       const screened = this.yield.screened;
       await inParallel(fresh, cfg.workers, async (t) => {
         this.d.phase(step, `probing ${t.id}`);
-        this.yield.probed++;
-        if ((await this.probe(t, step)) === 'admit') this.yield.admitted++;
+        const verdict = await this.probe(t, step);
+        if (verdict !== null) this.yield.probed++;
+        if (verdict === 'admit') this.yield.admitted++;
       });
       tries += fresh.length === 0 ? 1 : (fresh.length - (this.yield.screened - screened)) / 2;
       this.probeMs += performance.now() - t0;

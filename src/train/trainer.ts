@@ -23,7 +23,7 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { batchSize, learnableSlots, type TrainConfig } from './config.js';
-import { fixIndices, patchedFile, reachWithin } from './reach.js';
+import { Openings, patchedFile } from './reach.js';
 import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
@@ -57,6 +57,9 @@ export type TrainEvent =
   | ({ kind: 'eval' } & HeldOutPoint)
   | { kind: 'resume'; step: number; rollouts: number };
 
+/** Why a group's task was in the batch: the frontier sampler's reason, the fixed set of uniform / static, or the fallback when nothing was admitted yet. */
+export type GroupReason = SampleReason | 'fixed' | 'fallback';
+
 export interface StepMetrics {
   step: number;
   curriculum: string;
@@ -64,10 +67,10 @@ export interface StepMetrics {
   meanReward: number;
   /** Groups of the sampled batch; in-band probe groups also train (counted apart). */
   groups: number;
-  /** Each sampled group: its task, why the curriculum chose it, its passing / scored rollouts, and the model's figure for it before them (replay.ts; absent when it has none). */
-  batch: { taskId: string; reason: SampleReason; passed: number; scored: number; figure?: number }[];
+  /** Each sampled group: its task, why it was chosen (GroupReason), its passing / scored rollouts, and the model's figure for it before them (replay.ts; absent when it has none). */
+  batch: { taskId: string; reason: GroupReason; passed: number; scored: number; figure?: number }[];
   probeGroups: number;
-  /** Tasks whose posterior the update's replay moved, and how many of them it retired (replay.ts). */
+  /** Active tasks whose posterior followed their figure after the update, and how many of them it retired (replay.ts). */
   reestimated: { moved: number; retired: number };
   nonDegenerate: number;
   nonDegenerateShare: number;
@@ -85,8 +88,6 @@ export interface StepMetrics {
 }
 
 const EVAL_SEED = 7;
-/** Monte Carlo draws per training task's reach when the tracker re-reads it: its changes are what move posteriors. */
-const TRACK_REACH_RUNS = 1000;
 
 /** The sampled batch's mean reward (infrastructure failures left out), infrastructure failures, and groups with mixed rewards. */
 function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number; nonDegenerate: number } {
@@ -99,7 +100,7 @@ function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailu
   };
 }
 
-function groupSummary(taskId: string, reason: SampleReason, rs: RolloutResult[], figure: number | null): StepMetrics['batch'][number] {
+function groupSummary(taskId: string, reason: GroupReason, rs: RolloutResult[], figure: number | null): StepMetrics['batch'][number] {
   const scored = rs.filter((r) => r.reward !== null);
   return { taskId, reason, passed: scored.filter((r) => r.reward! >= SUCCESS_THRESHOLD).length, scored: scored.length, ...(figure !== null ? { figure } : {}) };
 }
@@ -160,25 +161,22 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     return agent.opening;
   };
-  // Training tasks' openings and fixes, kept from their screens: the
-  // tracker below re-reads their reach after every update for a softmax each.
-  const fixes = new Map<string, { opening: Opening; fix: number[] }>();
-  /** A task's reach for the current policy (null: no opening kept), the same draws at every call. */
-  const reachNow = (id: string): number | null => {
-    const f = fixes.get(id);
-    return f ? reachWithin(policy.probabilities(f.opening.feats), f.fix, MAX_ATTEMPTS, rng(deriveSeed(cfg.seed, 'reach', id)), TRACK_REACH_RUNS) : null;
-  };
+  // Training tasks' openings, kept from their screens: the tracker below
+  // re-reads their reach after every update for a softmax each.
+  const openings = new Openings(cfg.seed, MAX_ATTEMPTS);
+  const reachNow = (id: string): number | null => openings.reach(policy, id);
   /** A new task's reach for the current policy: its opening replayed up to the first choice (reach.ts). */
-  const screen = async (task: Task): Promise<number | null> => {
-    const opening = await openingOf(task);
-    const fix = opening && fixIndices(opening, task.fixPatch);
-    if (!opening || !fix) return null;
-    fixes.set(task.id, { opening, fix });
-    return reachNow(task.id);
-  };
+  const screen = async (task: Task): Promise<number | null> => (openings.keep(task.id, task.fixPatch, await openingOf(task)) ? reachNow(task.id) : null);
   const heldOutReach = reachOfHeldOut(() => state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined), openingOf, cfg.workers, policy, EVAL_SEED);
 
   const passRates = new PassRateTracker(policy, reachNow);
+  if (saved && cfg.curriculum === 'frontier') {
+    // Resumed: the active tasks' openings again (they do not depend on the
+    // weights), anchored at the saved weights as an unbroken run's would be.
+    const active = taskPool.all().filter((e) => e.state === 'active').map((e) => taskOf(e.taskId)).filter((t): t is Task => t !== undefined);
+    await inParallel(active, cfg.workers, async (t) => void openings.keep(t.id, t.fixPatch, await openingOf(t)));
+    passRates.anchor(active.map((t) => t.id));
+  }
   let inFlight = 0; // rollouts of the batch now running (counted when it ends)
   const stocker = new Stocker({
     cfg, supply, pool: taskPool, controller, used, runOne, screen,
@@ -220,38 +218,43 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     stocker.reset();
     const hits0 = testRuns.hits, misses0 = testRuns.misses;
 
-    const size = batchSize(cfg, cfg.budget - state.rolloutsUsed);
     let batch: string[];
-    const reasons = new Map<string, SampleReason>();
+    const reasons = new Map<string, GroupReason>();
     let alongside: Promise<void> = Promise.resolve();
+    const t0 = performance.now();
+    // Only when the pool has nothing to train on does training wait for synthesis.
+    if (cfg.curriculum === 'frontier' && taskPool.counts().active < 1) await stocker.stock(step, random);
+    const left = cfg.budget - state.rolloutsUsed;
+    if (left < 2) break; // one rollout is no group: the budget is spent
+    const size = batchSize(cfg, left);
     if (cfg.curriculum === 'frontier') {
-      // Only when the pool cannot fill a batch does training wait for synthesis;
-      // otherwise TaskPilot and the probes restock it while this step's rollouts run.
-      const t0 = performance.now();
-      if (taskPool.counts().active < 1) await stocker.stock(step, random);
       const sampled = taskPool.sample(size, step, random);
       for (const s of sampled) reasons.set(s.taskId, s.reason);
       batch = sampled.map((s) => s.taskId);
-      inFlight = batch.length * cfg.group; // restocking below must leave room for them
-      const t0b = performance.now();
-      ms.synthesis = t0b - t0;
-      alongside = stocker.stock(step, rng(deriveSeed(cfg.seed, 'stock', step))).then(() => {
-        ms.synthesis += performance.now() - t0b;
-      });
     } else {
       const ids = state.fixedIds ?? [];
       batch = shuffle(ids, random).slice(0, size);
+      for (const id of batch) reasons.set(id, 'fixed');
       for (const id of batch) if (!taskPool.get(id)) taskPool.add({ taskId: id, env: taskOf(id)!.env.name, familyKey: knobKey(taskKnobs(taskOf(id)!)), addedStep: step, state: 'active' });
     }
     if (batch.length === 0) {
       // Nothing admitted this far (an untrained policy fails most tasks): train on any probed task.
       batch = taskPool.sampleUniform(size, random, step, ['active', 'retired', 'rejected']).map((s) => s.taskId);
+      for (const id of batch) reasons.set(id, 'fallback');
       if (batch.length === 0) break;
     }
-    const figures = new Map(batch.map((id) => [id, passRates.figure(id)]));
-    const left = cfg.budget - state.rolloutsUsed;
+    // batchSize keeps this at 2 or more: size tasks fit full groups, or one task takes what is left.
     const group = Math.min(cfg.group, Math.floor(left / batch.length));
-    if (group < 2) break; // one rollout is no group: the budget is spent
+    ms.synthesis = performance.now() - t0;
+    if (cfg.curriculum === 'frontier') {
+      // TaskPilot and the probes restock the pool while this step's rollouts run.
+      inFlight = batch.length * group; // restocking must leave room for them
+      const t0b = performance.now();
+      alongside = stocker.stock(step, rng(deriveSeed(cfg.seed, 'stock', step))).then(() => {
+        ms.synthesis += performance.now() - t0b;
+      });
+    }
+    const figures = new Map(batch.map((id) => [id, passRates.figure(id)]));
 
     // Rollouts: every task's group in parallel workspaces.
     const t1 = performance.now();
@@ -284,12 +287,12 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     if (cfg.curriculum === 'frontier') passRates.observe(trained);
     deps.onGroups?.(step, trained, policy);
     const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, learnableSlots(cfg.learn));
-    // Active tasks with a remembered passing rollout: move their posteriors by what the policy's own replay says the update changed (replay.ts).
+    // Every tracked active task: its posterior moves by what its figure (reach, or replayed passing rollouts) says the update changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
-    for (const [id, { before, after }] of passRates.moves((id) => taskPool.get(id)?.state === 'active')) {
-      const e = taskPool.get(id);
-      if (!e || e.state !== 'active' || before === after) continue;
-      const { state } = taskPool.shift(id, shiftedMean(mean(e.posterior), before, after));
+    const stateOf = (id: string) => taskPool.get(id)?.state;
+    for (const [id, { before, after }] of passRates.moves((id) => stateOf(id) === 'active', (id) => stateOf(id) === 'rejected')) {
+      if (before === after) continue;
+      const { state } = taskPool.shift(id, shiftedMean(mean(taskPool.get(id)!.posterior), before, after));
       reestimated.moved++;
       if (state === 'retired') reestimated.retired++;
     }
@@ -305,7 +308,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const t3 = performance.now();
     const reach = await heldOutReach(); // undefined without held-out tasks
     ms.eval += performance.now() - t3;
-    const last = state.step >= cfg.steps || state.rolloutsUsed >= cfg.budget || (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000);
+    const last = state.step >= cfg.steps || cfg.budget - state.rolloutsUsed < 2 || (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000);
     if (state.evalIds.length && (step % cfg.evalEvery === 0 || last)) {
       const t4 = performance.now();
       heldOutSolveRate = await evaluate();
@@ -316,7 +319,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
-      groups: batch.length, batch: batch.map((id) => groupSummary(id, reasons.get(id) ?? 'frontier', results.get(id)!, figures.get(id) ?? null)), nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
+      groups: batch.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null)), nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],
@@ -326,6 +329,11 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     deps.store?.addTrainMetrics(deps.runName, step, metrics);
     persist();
     emit({ kind: 'step', metrics });
+  }
+  // A run that ended between evaluations (its last step found no room for a
+  // group, or nothing to train on): the final point is still measured.
+  if (state.evalIds.length && state.step > 0 && state.heldOut.at(-1)?.step !== state.step) {
+    recordHeldOut(state.step, await evaluate(), await heldOutReach());
   }
   persist();
   return state;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { EmbeddedAgent } from '../../src/policy/agent.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
-import { fixIndices, patchedFile, reachOf, reachWithin, REACH_FLOOR } from '../../src/train/reach.js';
+import { fixIndices, Openings, patchedFile, reachWithin, REACH_FLOOR } from '../../src/train/reach.js';
 import { work } from '../../src/train/rollout.js';
 import { fileDiff } from '../../src/util/diff.js';
 import { rng } from '../../src/util/rng.js';
@@ -54,12 +54,16 @@ describe('reach of a task from the agent\'s opening (JavaScript toy task)', () =
 
   it('is near 1 for a policy that favours the fix and under the floor for one that avoids it', async () => {
     const favouring = await policyFavouring(t.file, t.broken, t.right);
-    const good = await opening(favouring);
-    assert.ok(reachOf(favouring, good.agent.opening!, t.task.fixPatch, 1, rng(1))! > 0.95);
-    // The same weights negated: the fix is the least likely candidate, tried only if nine others go first.
+    const book = new Openings(1, 1);
+    assert.ok(book.keep('t', t.task.fixPatch, (await opening(favouring)).agent.opening));
+    assert.ok(book.reach(favouring, 't')! > 0.95);
+    // The same weights negated: the fix is the least likely candidate. The opening does not depend on the weights, so the kept one serves.
     const avoiding = new LinearPolicy('zero');
     favouring.w.forEach((w, i) => { avoiding.w[i] = -w; });
-    const bad = await opening(avoiding);
-    assert.ok(reachOf(avoiding, bad.agent.opening!, t.task.fixPatch, 1, rng(1))! < REACH_FLOOR);
+    assert.ok(book.reach(avoiding, 't')! < REACH_FLOOR);
+    assert.equal(book.reach(avoiding, 't'), book.reach(avoiding, 't'), 'the same draws at every call');
+    assert.equal(book.reach(avoiding, 'other'), null, 'no opening kept');
+    assert.equal(book.keep('none', t.task.fixPatch, null), false);
+    assert.equal(book.keep('two-files', `${t.task.fixPatch}diff --git a/x b/x\n`, (await opening(avoiding)).agent.opening), false, 'a fix over several files');
   });
 });

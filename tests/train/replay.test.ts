@@ -58,16 +58,19 @@ describe('replaying passing rollouts under the policy', () => {
     assert.ok(c.after > c.before + 0.05, `${c.before} -> ${c.after}`);
   });
 
-  it('re-anchors an observed task with no pass now on its older examples, and keeps only the newest few', () => {
+  it('re-anchors an observed task with no pass now on its older examples, and keeps only the newest two', () => {
     const policy = new LinearPolicy('zero');
     const tracker = new PassRateTracker(policy);
-    tracker.observe([[rolloutOf('e', 1, [pick(0)]), rolloutOf('e', 1, [pick(1)]), rolloutOf('e', 1, [pick(2)])]]);
+    tracker.observe([[rolloutOf('e', 1, [pick(2)])]]);
+    tracker.observe([[rolloutOf('e', 1, [pick(0)]), rolloutOf('e', 1, [pick(1)])]]);
     updatePolicy(policy, [[rolloutOf('x', 1, [pick(1)]), rolloutOf('x', 0, [pick(3, true)])]], 'rloo', 0.5);
     tracker.observe([[rolloutOf('e', 0, [pick(6, true)])]]);
     const e = tracker.moves().get('e')!;
     assert.equal(e.before, e.after, 'anchored at the current weights when observed');
-    // The kept examples are picks 0 and 1 (the newest two): pick 1 was learned, so the estimate is above the zero policy's.
-    assert.ok(e.after > 1 - 0.9 ** 10);
+    // The examples are picks 0 and 1 (the newer group's); the older pick 2 was dropped.
+    const expected = (replayPassRate(policy, rolloutOf('e', 1, [pick(0)]))! + replayPassRate(policy, rolloutOf('e', 1, [pick(1)]))!) / 2;
+    assert.ok(Math.abs(e.after - expected) < 1e-12, `${e.after} vs ${expected}`);
+    assert.notEqual(replayPassRate(policy, rolloutOf('e', 1, [pick(2)])), replayPassRate(policy, rolloutOf('e', 1, [pick(1)])), 'the dropped example would change the figure');
   });
 
   it('prefers the estimator a task has (its reach) to its examples, tracks tasks with no pass, and moves only the wanted ones', () => {
@@ -81,6 +84,10 @@ describe('replaying passing rollouts under the policy', () => {
     const moves = tracker.moves((id) => id !== 's');
     assert.deepEqual([...moves], [['r', { before: 0.2, after: 0.6 }]]);
     assert.deepEqual(tracker.moves().get('s'), { before: 0.5, after: 0.1 }, 'an unwanted task keeps its anchor');
+    tracker.moves(() => true, (id) => id === 's');
+    assert.equal(tracker.size, 1, 'a forgotten task leaves');
+    tracker.anchor(['s', 'x']);
+    assert.equal(tracker.size, 2, 'anchored again from its reach; x has no figure');
   });
 
   it('pool.shift keeps the evidence strength, retires past the line, and leaves inactive tasks alone', () => {

@@ -72,3 +72,29 @@ describe('Stocker.stock near the end of the budget', () => {
     assert.equal(spent(), 3);
   });
 });
+
+describe('Stocker.probe cut short', () => {
+  it('by the budget after a pass: too easy (what it saw); before any rollout: unjudged, left out of the pool and handed back', async () => {
+    const { s, pool, spent } = stocker(undefined, [1], 1);
+    const used = (s as unknown as { d: StockDeps }).d.used;
+    used.add('a').add('b');
+    assert.equal(await s.probe(task('a'), 1), 'too-easy');
+    assert.equal(spent(), 1);
+    // Added retired; its one pass leaves the mean (2/3) under the reactivation line, so the pool keeps it trainable.
+    assert.ok(['retired', 'active'].includes(pool.get('a')!.state), pool.get('a')!.state);
+    assert.equal(pool.get('a')!.observations, 1);
+    assert.equal(await s.probe(task('b'), 1), null);
+    assert.equal(pool.get('b'), undefined);
+    assert.ok(!used.has('b') && used.has('a'));
+  });
+
+  it('by infrastructure failures after a pass: too hard, not replayed as solved', async () => {
+    let n = 0;
+    const { s, pool } = stocker(undefined, [0], 100);
+    (s as unknown as { d: StockDeps }).d.runOne = async (t) =>
+      ({ taskId: t.id, reward: n++ === 0 ? 1 : null, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
+    assert.equal(await s.probe(task('flaky'), 1), 'too-hard');
+    assert.equal(pool.get('flaky')?.state, 'rejected');
+    assert.equal(n, 2 * TRAIN_DEFAULTS.probe, 'out of tries');
+  });
+});

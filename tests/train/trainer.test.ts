@@ -143,7 +143,7 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       if (m.heldOutSolveRate !== undefined) assert.ok(m.heldOutSolveRate >= 0 && m.heldOutSolveRate <= 1);
       // Each sampled group, traceable: its task, why it was chosen, its passes.
       assert.equal(m.batch.length, m.groups);
-      for (const g of m.batch) assert.ok(['fresh', 'frontier', 'replay'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));
+      for (const g of m.batch) assert.ok(['fresh', 'frontier', 'replay', 'fallback'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));
       assert.equal(m.batch.filter((g) => g.passed > 0 && g.passed < g.scored).length, m.nonDegenerate);
       // The held-out reach every step (single-bug held-out tasks: their openings tell it).
       assert.ok(isNum(m.heldOutReach) && m.heldOutReach! >= 0 && m.heldOutReach! <= 1, `step ${m.step}: ${m.heldOutReach}`);
@@ -206,6 +206,16 @@ describe('train with the uniform and static curricula', () => {
     assert.equal(m!.yield.probed, 0, 'no admission probes');
     assert.equal(m!.rollouts, m!.groups * CFG.group, 'only the batch\'s rollouts are counted');
     assert.equal(events.filter((e) => e.kind === 'eval').length, 0);
+  });
+
+  it('a budget that leaves one rollout ends the run there, evaluated at its last step, never over budget', async () => {
+    // Uniform spends batch x group = 4 rollouts a step: 8 after two steps, 1 left, no group of 2 fits.
+    const run = await train({ ...CFG, ...small, curriculum: 'uniform', steps: 5, budget: 9, evalTasks: 1, evalEvery: 10 }, deps('budget-end', [], { bankDir: fixedBank }));
+    assert.equal(run.step, 2);
+    assert.equal(run.rolloutsUsed, 8);
+    assert.deepEqual(run.heldOut.map((h) => h.step), [0, 2], 'the start and the last step, though evalEvery is 10');
+    const ms = metricsOf('budget-end');
+    assert.ok(ms.every((m) => m.batch.every((g) => g.reason === 'fixed')), 'uniform groups come from the fixed set');
   });
 
   it('static: the same set filtered once by probes with the initial policy, probes counted, runs a step', async () => {
