@@ -10,7 +10,6 @@ import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
 import { knobKey } from '../curriculum/knobs.js';
 import { TaskPool, type SampleReason } from '../curriculum/pool.js';
-import { mean } from '../curriculum/posterior.js';
 import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
@@ -29,7 +28,7 @@ import { loadState, saveState, type HeldOutPoint, type RunState } from './state.
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
-import { PassRateTracker, shiftedMean } from './replay.js';
+import { followFigure, PassRateTracker } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { heldOutTasks, reachOfHeldOut, solveRate } from './heldout.js';
@@ -290,11 +289,10 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     // Every tracked active task: its posterior moves by what its figure (reach, or replayed passing rollouts) says the update changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
     const stateOf = (id: string) => taskPool.get(id)?.state;
-    for (const [id, { before, after }] of passRates.moves((id) => stateOf(id) === 'active', (id) => stateOf(id) === 'rejected')) {
-      if (before === after) continue;
-      const { state } = taskPool.shift(id, shiftedMean(mean(taskPool.get(id)!.posterior), before, after));
-      reestimated.moved++;
-      if (state === 'retired') reestimated.retired++;
+    for (const [id, move] of passRates.moves((id) => stateOf(id) === 'active', (id) => stateOf(id) === 'rejected')) {
+      const outcome = followFigure(taskPool, id, move);
+      if (outcome === 'moved' || outcome === 'retired') reestimated.moved++;
+      if (outcome === 'retired') reestimated.retired++;
     }
     // Batch figures are about the sampled batch (probe groups are mixed by construction).
     const batchFigures = batchStats([...results.values()]);

@@ -4,7 +4,7 @@ import { TaskPool } from '../../src/curriculum/pool.js';
 import { mean } from '../../src/curriculum/posterior.js';
 import { FEATURE_DIM } from '../../src/policy/features.js';
 import { LinearPolicy, type Decision } from '../../src/policy/linear.js';
-import { PassRateTracker, replayPassRate, shiftedMean } from '../../src/train/replay.js';
+import { FIGURE_SOLVED, followFigure, PassRateTracker, replayPassRate, shiftedMean } from '../../src/train/replay.js';
 import type { RolloutResult } from '../../src/train/rollout.js';
 import { updatePolicy } from '../../src/train/update.js';
 
@@ -88,6 +88,20 @@ describe('replaying passing rollouts under the policy', () => {
     assert.equal(tracker.size, 1, 'a forgotten task leaves');
     tracker.anchor(['s', 'x']);
     assert.equal(tracker.size, 2, 'anchored again from its reach; x has no figure');
+  });
+
+  it('followFigure: retires at a solved figure, shifts on a change, leaves an unchanged figure and inactive tasks alone', () => {
+    const pool = new TaskPool();
+    const add = (id: string, state: 'active' | 'retired' = 'active') => pool.add({ taskId: id, env: 'e', familyKey: 'f', addedStep: 0, state, posterior: { alpha: 3, beta: 3, prior: { alpha: 1, beta: 1 } } });
+    add('solved'); add('up'); add('same'); add('old', 'retired');
+    assert.equal(followFigure(pool, 'solved', { before: FIGURE_SOLVED, after: FIGURE_SOLVED }), 'retired', 'a solved figure retires even unchanged');
+    assert.equal(pool.get('solved')!.state, 'retired');
+    assert.equal(followFigure(pool, 'up', { before: 0.2, after: 0.4 }), 'moved');
+    assert.ok(Math.abs(mean(pool.get('up')!.posterior) - shiftedMean(0.5, 0.2, 0.4)) < 1e-12);
+    assert.equal(followFigure(pool, 'same', { before: 0.3, after: 0.3 }), 'unchanged');
+    assert.equal(followFigure(pool, 'old', { before: 0.1, after: 0.95 }), 'unchanged');
+    assert.equal(followFigure(pool, 'missing', { before: 0.1, after: 0.95 }), 'unchanged');
+    assert.equal(followFigure(pool, 'up', { before: 0.2, after: 0.89 }), 'retired', 'past the pool line by the shift');
   });
 
   it('pool.shift keeps the evidence strength, retires past the line, and leaves inactive tasks alone', () => {
