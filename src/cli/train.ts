@@ -40,6 +40,8 @@ resumes after the last finished step.
   --steps N            training steps at most (default ${D.steps})
   --budget N           rollouts at most, probes included (default ${D.budget})
   --batch B --group G  tasks per step and rollouts per task (default ${D.batch} x ${D.group})
+  --extend N           rollouts an all-fail group may gain, a wave at a time, until one
+                       passes (default ${D.extend}: never; counted in the budget)
   --advantage A        rloo (default), grpo, dr-grpo
   --credit C           how a rollout's repair choices are credited: repair (each its own
                        trial: 1 when part of a passing change, advantages over the group's
@@ -79,7 +81,7 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
     ...D, curriculum, advantage, credit, learn,
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families: families as OperatorFamily[],
     steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
-    batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group),
+    batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group), extend: intFlag(f.extend, '--extend', D.extend),
     lr: numberFlag(f.lr, '--lr', D.lr), epochs: intFlag(f.epochs, '--epochs', D.epochs, 1), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
     target: numberFlag(f.target, '--target', D.target),
     evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks), evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)), timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),

@@ -40,6 +40,8 @@ export interface TrainConfig {
   /** Tasks per step (B) and rollouts per task (G). */
   batch: number;
   group: number;
+  /** Rollouts an all-fail group may gain, a wave at a time, until one passes (extend.ts; 0: never). */
+  extend: number;
   advantage: AdvantageMethod;
   /** Which repair choices of a rollout share its advantage (see update.ts). */
   credit: CreditMethod;
@@ -85,6 +87,7 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   // every group informative.
   batch: 2,
   group: 8,
+  extend: 0,
   advantage: 'rloo',
   // Chosen offline with bench/policy-sim.ts (docs/training.md): 4 epochs
   // moved fresh and held-out tasks further than one; per-repair credit

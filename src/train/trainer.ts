@@ -31,6 +31,7 @@ import { updatePolicy } from './update.js';
 import { followFigure, PassRateTracker } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
+import { extendAllFail } from './extend.js';
 import { heldOutTasks, reachOfHeldOut, solveRate } from './heldout.js';
 
 export interface TrainDeps {
@@ -69,6 +70,8 @@ export interface StepMetrics {
   /** Each sampled group: its task, why it was chosen (GroupReason), its passing / scored rollouts, and the model's figure for it before them (replay.ts; absent when it has none). */
   batch: { taskId: string; reason: GroupReason; passed: number; scored: number; figure?: number }[];
   probeGroups: number;
+  /** Rollouts added to all-fail groups (--extend), in all. */
+  extended: number;
   /** Active tasks whose posterior followed their figure after the update, and how many of them it retired (replay.ts). */
   reestimated: { moved: number; retired: number };
   nonDegenerate: number;
@@ -268,6 +271,13 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     });
     state.rolloutsUsed += jobs.length;
     inFlight = 0;
+    // All-fail groups gain rollouts until one passes (extend.ts; off by default).
+    const extended = cfg.extend > 0
+      ? await extendAllFail(results, {
+        max: cfg.extend, workers: cfg.workers, budgetLeft: () => cfg.budget - state.rolloutsUsed, spend: () => state.rolloutsUsed++,
+        run: (id, i) => runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, i)),
+      })
+      : new Map<string, number>();
     ms.rollouts = performance.now() - t1;
     await alongside;
     ms.probe = stocker.probeMs;
@@ -317,7 +327,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
-      groups: batch.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null)), nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, reestimated, infraFailures: batchFigures.infraFailures,
+      groups: batch.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null)), nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, extended: [...extended.values()].reduce((a, b) => a + b, 0), reestimated, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

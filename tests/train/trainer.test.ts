@@ -141,6 +141,7 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       // Held-out solve rate every evalEvery steps and at the end.
       assert.equal('heldOutSolveRate' in m, m.step === 2 || m.step === 3, `step ${m.step}`);
       if (m.heldOutSolveRate !== undefined) assert.ok(m.heldOutSolveRate >= 0 && m.heldOutSolveRate <= 1);
+      assert.equal(m.extended, 0, 'all-fail groups are not extended unless asked (--extend)');
       // Each sampled group, traceable: its task, why it was chosen, its passes.
       assert.equal(m.batch.length, m.groups);
       for (const g of m.batch) assert.ok(['fresh', 'frontier', 'replay', 'fallback'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));

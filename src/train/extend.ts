@@ -1,0 +1,45 @@
+// Extending a group that came back all fail, a wave at a time, until one of
+// its rollouts passes. Under RLOO an all-fail group teaches nothing, and with
+// groups of 8 it is the commonest waste of the frontier curriculum: the
+// admission probe stops at its first mixed result, so tasks the policy solves
+// 1 time in 7 get in, and their next group fails 8 times in 8 about 30% of
+// the time. A few more rollouts usually find the pass, and one pass among
+// many failures is the most informative group there is. Off by default
+// (--extend N); every extension rollout counts against the budget.
+import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
+import type { RolloutResult } from './rollout.js';
+
+export interface ExtendOptions {
+  /** Rollouts a group may gain at most. */
+  max: number;
+  workers: number;
+  /** Rollouts left in the budget (extension rollouts are spent before they run). */
+  budgetLeft: () => number;
+  spend: () => void;
+  /** The `index`-th rollout of the task's group (indices continue the group's). */
+  run: (taskId: string, index: number) => Promise<RolloutResult>;
+}
+
+const passed = (r: RolloutResult) => r.reward !== null && r.reward >= SUCCESS_THRESHOLD;
+
+/** A group that scored and never passed. */
+export function allFail(rs: readonly RolloutResult[]): boolean {
+  return rs.some((r) => r.reward !== null) && !rs.some(passed);
+}
+
+/** Extends every all-fail group in place; returns the rollouts added per task (only tasks that gained some). */
+export async function extendAllFail(groups: Map<string, RolloutResult[]>, o: ExtendOptions): Promise<Map<string, number>> {
+  const added = new Map<string, number>();
+  for (const [id, rs] of groups) {
+    let n = 0;
+    while (allFail(rs) && n < o.max && o.budgetLeft() > 0) {
+      const wave = Math.min(o.workers, o.max - n, o.budgetLeft());
+      const indices = Array.from({ length: wave }, (_, k) => rs.length + k);
+      for (let k = 0; k < wave; k++) o.spend();
+      n += wave;
+      rs.push(...(await Promise.all(indices.map((i) => o.run(id, i)))));
+    }
+    if (n) added.set(id, n);
+  }
+  return added;
+}
