@@ -7,7 +7,7 @@ import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
-import { CURRICULA, LEARNED_WEIGHTS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
+import { CURRICULA, LEARNED_WEIGHTS, TRACKED_TASKS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
 import { applicableFamilies } from '../train/supply.js';
 import { LinearPolicy } from '../policy/linear.js';
@@ -40,6 +40,9 @@ resumes after the last finished step.
   --steps N            training steps at most (default ${D.steps})
   --budget N           rollouts at most, probes included (default ${D.budget})
   --batch B --group G  tasks per step and rollouts per task (default ${D.batch} x ${D.group})
+  --track T            whose posteriors follow the policy's own figure after an update:
+                       trained (the tasks it trained on, by replay) or all (every task,
+                       by reach; retired at 0.9) (default ${D.track})
   --extend N           rollouts an all-fail group may gain, a wave at a time, until one
                        passes (default ${D.extend}: never; counted in the budget)
   --advantage A        rloo (default), grpo, dr-grpo
@@ -73,12 +76,14 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   if (!LEARNED_WEIGHTS.includes(learn)) throw new UserError(`unknown --learn "${learn}"`, `use ${LEARNED_WEIGHTS.join(' or ')}`);
   const credit = (f.credit ?? D.credit) as TrainConfig['credit'];
   if (!CREDIT_METHODS.includes(credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
+  const track = (f.track ?? D.track) as TrainConfig['track'];
+  if (!TRACKED_TASKS.includes(track)) throw new UserError(`unknown --track "${track}"`, `use ${TRACKED_TASKS.join(' or ')}`);
   const families = list(f.families, D.families);
   const unknown = families.filter((x) => !(OPERATOR_FAMILIES as readonly string[]).includes(x));
   if (families.length === 0) throw new UserError('--families names no operator family', `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   if (unknown.length) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   const cfg: TrainConfig = {
-    ...D, curriculum, advantage, credit, learn,
+    ...D, curriculum, advantage, credit, learn, track,
     envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families: families as OperatorFamily[],
     steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
     batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group), extend: intFlag(f.extend, '--extend', D.extend),

@@ -144,14 +144,14 @@ export function shiftedMean(mean: number, before: number, after: number): number
 
 /**
  * An active task's posterior after its figure moved: retired outright at a
- * figure of FIGURE_SOLVED or more, else its mean shifted by the figure's
+ * figure of `solved` (FIGURE_SOLVED) or more, else its mean shifted by the figure's
  * change (retiring it past the pool's line); 'unchanged' when the figure did
  * not move.
  */
-export function followFigure(pool: TaskPool, taskId: string, { before, after }: EstimateMove): 'retired' | 'moved' | 'unchanged' {
+export function followFigure(pool: TaskPool, taskId: string, { before, after }: EstimateMove, solved = FIGURE_SOLVED): 'retired' | 'moved' | 'unchanged' {
   const e = pool.get(taskId);
   if (!e || e.state !== 'active') return 'unchanged';
-  if (after >= FIGURE_SOLVED) {
+  if (after >= solved) {
     pool.setState(taskId, 'retired');
     return 'retired';
   }

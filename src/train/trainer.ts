@@ -28,7 +28,7 @@ import { loadState, saveState, type HeldOutPoint, type RunState } from './state.
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
-import { followFigure, PassRateTracker } from './replay.js';
+import { FIGURE_SOLVED, followFigure, PassRateTracker } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { extendAllFail } from './extend.js';
@@ -171,8 +171,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   const screen = async (task: Task): Promise<number | null> => (openings.keep(task.id, task.fixPatch, await openingOf(task)) ? reachNow(task.id) : null);
   const heldOutReach = reachOfHeldOut(() => state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined), openingOf, cfg.workers, policy, EVAL_SEED);
 
-  const passRates = new PassRateTracker(policy, reachNow);
-  if (saved && cfg.curriculum === 'frontier') {
+  const passRates = new PassRateTracker(policy, cfg.track === 'all' ? reachNow : () => null);
+  if (saved && cfg.curriculum === 'frontier' && cfg.track === 'all') {
     // Resumed: the active tasks' openings again (they do not depend on the
     // weights), anchored at the saved weights as an unbroken run's would be.
     const active = taskPool.all().filter((e) => e.state === 'active').map((e) => taskOf(e.taskId)).filter((t): t is Task => t !== undefined);
@@ -299,8 +299,10 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     // Every tracked active task: its posterior moves by what its figure (reach, or replayed passing rollouts) says the update changed (replay.ts).
     const reestimated = { moved: 0, retired: 0 };
     const stateOf = (id: string) => taskPool.get(id)?.state;
-    for (const [id, move] of passRates.moves((id) => stateOf(id) === 'active', (id) => stateOf(id) === 'rejected')) {
-      const outcome = followFigure(taskPool, id, move);
+    const learnedFrom = new Set(trained.map((g) => g[0]?.taskId));
+    const followed = (id: string) => stateOf(id) === 'active' && (cfg.track === 'all' || learnedFrom.has(id));
+    for (const [id, move] of passRates.moves(followed, (id) => stateOf(id) === 'rejected')) {
+      const outcome = followFigure(taskPool, id, move, cfg.track === 'all' ? FIGURE_SOLVED : Infinity);
       if (outcome === 'moved' || outcome === 'retired') reestimated.moved++;
       if (outcome === 'retired') reestimated.retired++;
     }

@@ -18,8 +18,8 @@ describe('frognano train options', () => {
   });
 
   it('reads every flag', () => {
-    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', credit: 'attempt', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0', target: '0.4', families: 'operations,control', extend: '8' });
-    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.credit, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin, cfg.target, cfg.families, cfg.extend], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4, ['operations', 'control'], 8]);
+    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', credit: 'attempt', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0', target: '0.4', families: 'operations,control', extend: '8', track: 'all' });
+    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.credit, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin, cfg.target, cfg.families, cfg.extend, cfg.track], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4, ['operations', 'control'], 8, 'all']);
   });
 
   it('refuses bad settings with a clear message', () => {
@@ -28,6 +28,7 @@ describe('frognano train options', () => {
     assert.throws(() => trainConfig({ steps: 'many' }), /--steps must be an integer >= 1, got "many"/);
     assert.throws(() => trainConfig({ batch: '0' }), /--batch must be an integer >= 1/);
     assert.throws(() => trainConfig({ extend: '-1' }), /--extend must be an integer >= 0/);
+    assert.throws(() => trainConfig({ track: 'some' }), (e: Error) => e instanceof UserError && /unknown --track "some"/.test(e.message));
     assert.throws(() => trainConfig({ lr: '' }), /--lr must be a number >= 0/);
     assert.throws(() => trainConfig({ target: '1' }), /--target must be a pass rate strictly between 0 and 1/);
     assert.throws(() => trainConfig({ credit: 'token' }), /unknown credit "token"/);

@@ -102,6 +102,8 @@ describe('replaying passing rollouts under the policy', () => {
     assert.equal(followFigure(pool, 'old', { before: 0.1, after: 0.95 }), 'unchanged');
     assert.equal(followFigure(pool, 'missing', { before: 0.1, after: 0.95 }), 'unchanged');
     assert.equal(followFigure(pool, 'up', { before: 0.2, after: 0.89 }), 'retired', 'past the pool line by the shift');
+    add('capped');
+    assert.equal(followFigure(pool, 'capped', { before: 0.95, after: 0.95 }, Infinity), 'unchanged', 'no solved line: an unchanged figure leaves it');
   });
 
   it('pool.shift keeps the evidence strength, retires past the line, and leaves inactive tasks alone', () => {
