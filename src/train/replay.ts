@@ -72,8 +72,10 @@ export class PassRateTracker {
 
   /** The figure the tracker moves a task by: its estimator's, else its examples' replay (null: neither). */
   figure(taskId: string): number | null {
-    const e = this.estimate(taskId);
-    if (e !== null) return e;
+    return this.estimate(taskId) ?? this.replayed(taskId);
+  }
+
+  private replayed(taskId: string): number | null {
     const ex = this.examples.get(taskId);
     return ex ? taskReplayRate(this.policy, ex) : null;
   }
@@ -88,11 +90,14 @@ export class PassRateTracker {
     for (const g of groups) {
       const id = g[0]?.taskId;
       if (id === undefined) continue;
-      if (this.estimate(id) === null) {
+      // The estimator's figure is read once here (a reach is a thousand draws).
+      let f = this.estimate(id);
+      if (f === null) {
         const passing = g.filter((r) => replayPassRate(this.policy, r) !== null);
         if (passing.length) this.examples.set(id, [...passing, ...(this.examples.get(id) ?? [])].slice(0, EXAMPLES_PER_TASK));
+        f = this.replayed(id);
       }
-      this.anchor([id]);
+      if (f !== null) this.anchors.set(id, f);
     }
   }
 

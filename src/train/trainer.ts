@@ -236,8 +236,10 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     } else {
       const ids = state.fixedIds ?? [];
       batch = shuffle(ids, random).slice(0, size);
-      for (const id of batch) reasons.set(id, 'fixed');
-      for (const id of batch) if (!taskPool.get(id)) taskPool.add({ taskId: id, env: taskOf(id)!.env.name, familyKey: knobKey(taskKnobs(taskOf(id)!)), addedStep: step, state: 'active' });
+      for (const id of batch) {
+        reasons.set(id, 'fixed');
+        if (!taskPool.get(id)) taskPool.add({ taskId: id, env: taskOf(id)!.env.name, familyKey: knobKey(taskKnobs(taskOf(id)!)), addedStep: step, state: 'active' });
+      }
     }
     if (batch.length === 0) {
       // Nothing admitted this far (an untrained policy fails most tasks): train on any probed task.
@@ -303,7 +305,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const followed = (id: string) => stateOf(id) === 'active' && (cfg.track === 'all' || learnedFrom.has(id));
     for (const [id, move] of passRates.moves(followed, (id) => stateOf(id) === 'rejected')) {
       const outcome = followFigure(taskPool, id, move, cfg.track === 'all' ? FIGURE_SOLVED : Infinity);
-      if (outcome === 'moved' || outcome === 'retired') reestimated.moved++;
+      if (outcome !== 'unchanged') reestimated.moved++;
       if (outcome === 'retired') reestimated.retired++;
     }
     // Batch figures are about the sampled batch (probe groups are mixed by construction).
