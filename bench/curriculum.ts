@@ -9,13 +9,13 @@
 // results, see src/train/rollout.ts), so later runs pay less synthesis and
 // fewer sandboxed test runs; every run still spends its own rollout budget.
 //
-//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--eval-tasks 20] [--envs a,b] [--held-out c,d] [--out bench/out]
+//   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--eval-tasks 20] [--envs a,b] [--held-out c,d] [--track trained|all] [--extend 0] [--out bench/out]
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { starterEnvs } from '../src/env/load.js';
 import { selectRuntime } from '../src/runtime/select.js';
-import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../src/train/config.js';
+import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, TRACKED_TASKS, type TrackedTasks, type TrainConfig } from '../src/train/config.js';
 import { TestRunCache } from '../src/train/test-cache.js';
 import { train } from '../src/train/trainer.js';
 import type { HeldOutPoint } from '../src/train/state.js';
@@ -34,15 +34,20 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/out' },
     data: { type: 'string', default: '.frognano/bench-curriculum' },
     curricula: { type: 'string', default: CURRICULA.join(',') },
+    /** Posterior tracking and all-fail extension, as `frognano train --track/--extend` (defaults: the trainer's). */
+    track: { type: 'string', default: TRAIN_DEFAULTS.track },
+    extend: { type: 'string', default: String(TRAIN_DEFAULTS.extend) },
     /** Print the table and write the plot from an earlier run's curriculum.json (e.g. a partial one). */
     'report-only': { type: 'boolean', default: false },
   },
 });
+if (!TRACKED_TASKS.includes(values.track as TrackedTasks)) throw new Error(`--track must be one of ${TRACKED_TASKS.join(', ')}`);
 const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => i + 1);
 const curricula = values.curricula!.split(',') as CurriculumName[];
 const base: TrainConfig = {
   ...TRAIN_DEFAULTS,
   envs: values.envs!.split(','), heldOut: values['held-out']!.split(','),
+  track: values.track as TrackedTasks, extend: Number(values.extend),
   budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: Number(values['eval-tasks']), initialTasks: 4,
 };
 
