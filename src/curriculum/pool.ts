@@ -8,7 +8,7 @@
 // tasks (a regression set, so solved skills are not forgotten unnoticed).
 import { shuffle } from '../util/rng.js';
 import { DEFAULT_DISCOUNT, DEFAULT_PRIOR_STRENGTH, FamilyStats, learnability, mean, observe, posterior, type Posterior } from './posterior.js';
-import { SUCCESS_THRESHOLD } from './probe.js';
+import { isSuccess } from './probe.js';
 
 export type TaskState = 'probing' | 'active' | 'retired' | 'rejected';
 export const TASK_STATES: readonly TaskState[] = ['probing', 'active', 'retired', 'rejected'];
@@ -162,7 +162,7 @@ export class TaskPool {
     const e = this.must(taskId);
     const scored = rewards.filter((r): r is number => r !== null);
     if (scored.length === 0) return e;
-    const s = scored.filter((r) => r >= SUCCESS_THRESHOLD).length;
+    const s = scored.filter(isSuccess).length;
     const f = scored.length - s;
     e.posterior = observe(e.posterior, s, f, this.opts.discount);
     e.observations += scored.length;

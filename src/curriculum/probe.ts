@@ -13,6 +13,9 @@ export type ProbeVerdict = 'admit' | 'too-easy' | 'too-hard';
 /** A reward at or above this counts as a success (verifier rewards are 0 or 1). */
 export const SUCCESS_THRESHOLD = 0.5;
 
+/** A scored reward that counts as a success (null, an infrastructure failure, is neither). */
+export const isSuccess = (reward: number | null): boolean => reward !== null && reward >= SUCCESS_THRESHOLD;
+
 export class Probe {
   private wins = 0;
   private losses = 0;
@@ -29,7 +32,7 @@ export class Probe {
   add(reward: number | null): void {
     if (this.done) throw new Error('probe is already done');
     if (reward === null) this.infra++;
-    else if (reward >= SUCCESS_THRESHOLD) this.wins++;
+    else if (isSuccess(reward)) this.wins++;
     else this.losses++;
   }
 

@@ -6,7 +6,7 @@
 // the time. A few more rollouts usually find the pass, and one pass among
 // many failures is the most informative group there is. Off by default
 // (--extend N); every extension rollout counts against the budget.
-import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
+import { isSuccess } from '../curriculum/probe.js';
 import type { RolloutResult } from './rollout.js';
 
 export interface ExtendOptions {
@@ -20,11 +20,9 @@ export interface ExtendOptions {
   run: (taskId: string, index: number) => Promise<RolloutResult>;
 }
 
-const passed = (r: RolloutResult) => r.reward !== null && r.reward >= SUCCESS_THRESHOLD;
-
 /** A group that scored and never passed. */
 export function allFail(rs: readonly RolloutResult[]): boolean {
-  return rs.some((r) => r.reward !== null) && !rs.some(passed);
+  return rs.some((r) => r.reward !== null) && !rs.some((r) => isSuccess(r.reward));
 }
 
 /** Extends every all-fail group in place; returns the rollouts added per task (only tasks that gained some). */

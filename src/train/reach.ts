@@ -78,6 +78,10 @@ export class Openings {
     return true;
   }
 
+  drop(taskId: string): void {
+    this.made.delete(taskId);
+  }
+
   has(taskId: string): boolean {
     return this.made.has(taskId);
   }

@@ -17,15 +17,16 @@
 // their changes are used.
 import { MAX_ATTEMPTS } from '../policy/agent.js';
 import type { LinearPolicy } from '../policy/linear.js';
-import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
+import { isSuccess } from '../curriculum/probe.js';
 import type { RolloutResult } from './rollout.js';
 import { mean } from '../curriculum/posterior.js';
 import type { TaskPool } from '../curriculum/pool.js';
+import type { TrackedTasks } from './config.js';
 
 /** The model's pass-rate estimate from one passing rollout's kept repairs (null: none kept). */
 export function replayPassRate(policy: LinearPolicy, r: RolloutResult, attempts = MAX_ATTEMPTS): number | null {
   const kept = r.decisions.filter((d) => !d.undone);
-  if (r.reward === null || r.reward < SUCCESS_THRESHOLD || kept.length === 0) return null;
+  if (!isSuccess(r.reward) || kept.length === 0) return null;
   return kept.reduce((p, d) => p * (1 - (1 - Math.exp(policy.logprob(d))) ** attempts), 1);
 }
 
@@ -62,13 +63,27 @@ export type Estimator = (taskId: string) => number | null;
  * (EXAMPLES) to replay. In memory only; a resumed run re-anchors its active
  * tasks (anchor()), and tasks tracked by examples start again from their next
  * passing group.
+ *
+ * Its mode (`frognano train --track`) says which tasks follow an update:
+ * 'trained' (the default), only those it trained on, by their examples, with
+ * no solved line; 'all', every active task, by its estimator figure where it
+ * has one, retired at FIGURE_SOLVED. ('all' did well over the benchmark's 160
+ * rollouts but eroded the held-out skill of longer default runs, docs/training.md.)
  */
 export class PassRateTracker {
   private readonly anchors = new Map<string, number>();
   private readonly examples = new Map<string, RolloutResult[]>();
+  private readonly estimate: Estimator;
 
-  /** `estimate` gives a task's figure when it has a better one than its examples (reach from its opening); else the examples are replayed. */
-  constructor(private readonly policy: LinearPolicy, private readonly estimate: Estimator = () => null) {}
+  /** `estimate` gives a task's figure when it has a better one than its examples (reach from its opening); only the 'all' mode reads it. */
+  constructor(private readonly policy: LinearPolicy, readonly mode: TrackedTasks = 'trained', estimate: Estimator = () => null) {
+    this.estimate = mode === 'all' ? estimate : () => null;
+  }
+
+  /** Whether the estimator (tasks' reach from their kept openings) is read after updates: only then are openings worth keeping. */
+  get readsEstimates(): boolean {
+    return this.mode === 'all';
+  }
 
   /** The figure the tracker moves a task by: its estimator's, else its examples' replay (null: neither). */
   figure(taskId: string): number | null {
@@ -128,6 +143,24 @@ export class PassRateTracker {
       if (after === null) continue;
       out.set(id, { before, after });
       this.anchors.set(id, after);
+    }
+    return out;
+  }
+
+  /**
+   * After an update: moves the posterior of every active task this mode
+   * follows (all, or those in `trainedOn`) by its figure's change
+   * (followFigure), and forgets rejected tasks. Counts the tasks moved or
+   * retired.
+   */
+  follow(pool: TaskPool, trainedOn: ReadonlySet<string>): { moved: number; retired: number } {
+    const out = { moved: 0, retired: 0 };
+    const stateOf = (id: string) => pool.get(id)?.state;
+    const wanted = (id: string) => stateOf(id) === 'active' && (this.mode === 'all' || trainedOn.has(id));
+    for (const [id, move] of this.moves(wanted, (id) => stateOf(id) === 'rejected')) {
+      const outcome = followFigure(pool, id, move, this.mode === 'all' ? FIGURE_SOLVED : Infinity);
+      if (outcome !== 'unchanged') out.moved++;
+      if (outcome === 'retired') out.retired++;
     }
     return out;
   }

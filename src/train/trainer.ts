@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { DifficultyController } from '../curriculum/controller.js';
 import { knobKey } from '../curriculum/knobs.js';
 import { TaskPool, type SampleReason } from '../curriculum/pool.js';
-import { SUCCESS_THRESHOLD } from '../curriculum/probe.js';
+import { isSuccess } from '../curriculum/probe.js';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { EmbeddedAgent, MAX_ATTEMPTS, type Opening } from '../policy/agent.js';
@@ -28,7 +28,7 @@ import { loadState, saveState, type HeldOutPoint, type RunState } from './state.
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
 import { updatePolicy } from './update.js';
-import { FIGURE_SOLVED, followFigure, PassRateTracker } from './replay.js';
+import { PassRateTracker } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { extendAllFail } from './extend.js';
@@ -104,7 +104,7 @@ function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailu
 
 function groupSummary(taskId: string, reason: GroupReason, rs: RolloutResult[], figure: number | null): StepMetrics['batch'][number] {
   const scored = rs.filter((r) => r.reward !== null);
-  return { taskId, reason, passed: scored.filter((r) => r.reward! >= SUCCESS_THRESHOLD).length, scored: scored.length, ...(figure !== null ? { figure } : {}) };
+  return { taskId, reason, passed: scored.filter((r) => isSuccess(r.reward)).length, scored: scored.length, ...(figure !== null ? { figure } : {}) };
 }
 
 export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
@@ -163,16 +163,21 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     }
     return agent.opening;
   };
-  // Training tasks' openings, kept from their screens: the tracker below
-  // re-reads their reach after every update for a softmax each.
+  // Training tasks' openings, from their screens. Under --track all the
+  // tracker re-reads their reach after every update (a softmax each), so
+  // they are kept; otherwise each is dropped once screened.
   const openings = new Openings(cfg.seed, MAX_ATTEMPTS);
-  const reachNow = (id: string): number | null => openings.reach(policy, id);
+  const passRates = new PassRateTracker(policy, cfg.track, (id) => openings.reach(policy, id));
   /** A new task's reach for the current policy: its opening replayed up to the first choice (reach.ts). */
-  const screen = async (task: Task): Promise<number | null> => (openings.keep(task.id, task.fixPatch, await openingOf(task)) ? reachNow(task.id) : null);
+  const screen = async (task: Task): Promise<number | null> => {
+    if (!openings.keep(task.id, task.fixPatch, await openingOf(task))) return null;
+    const reach = openings.reach(policy, task.id);
+    if (!passRates.readsEstimates) openings.drop(task.id);
+    return reach;
+  };
   const heldOutReach = reachOfHeldOut(() => state.evalIds.map(taskOf).filter((t): t is Task => t !== undefined), openingOf, cfg.workers, policy, EVAL_SEED);
 
-  const passRates = new PassRateTracker(policy, cfg.track === 'all' ? reachNow : () => null);
-  if (saved && cfg.curriculum === 'frontier' && cfg.track === 'all') {
+  if (saved && cfg.curriculum === 'frontier' && passRates.readsEstimates) {
     // Resumed: the active tasks' openings again (they do not depend on the
     // weights), anchored at the saved weights as an unbroken run's would be.
     const active = taskPool.all().filter((e) => e.state === 'active').map((e) => taskOf(e.taskId)).filter((t): t is Task => t !== undefined);
@@ -298,16 +303,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     if (cfg.curriculum === 'frontier') passRates.observe(trained);
     deps.onGroups?.(step, trained, policy);
     const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, learnableSlots(cfg.learn));
-    // Every tracked active task: its posterior moves by what its figure (reach, or replayed passing rollouts) says the update changed (replay.ts).
-    const reestimated = { moved: 0, retired: 0 };
-    const stateOf = (id: string) => taskPool.get(id)?.state;
-    const learnedFrom = new Set(trained.map((g) => g[0]?.taskId));
-    const followed = (id: string) => stateOf(id) === 'active' && (cfg.track === 'all' || learnedFrom.has(id));
-    for (const [id, move] of passRates.moves(followed, (id) => stateOf(id) === 'rejected')) {
-      const outcome = followFigure(taskPool, id, move, cfg.track === 'all' ? FIGURE_SOLVED : Infinity);
-      if (outcome !== 'unchanged') reestimated.moved++;
-      if (outcome === 'retired') reestimated.retired++;
-    }
+    // Tracked active tasks: their posteriors move by what their figures say the update changed (replay.ts).
+    const reestimated = passRates.follow(taskPool, new Set(trained.map((g) => g[0]?.taskId).filter((id): id is string => id !== undefined)));
     // Batch figures are about the sampled batch (probe groups are mixed by construction).
     const batchFigures = batchStats([...results.values()]);
     const { nonDegenerate } = batchFigures;

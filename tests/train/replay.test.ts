@@ -76,7 +76,7 @@ describe('replaying passing rollouts under the policy', () => {
   it('prefers the estimator a task has (its reach) to its examples, tracks tasks with no pass, and moves only the wanted ones', () => {
     const policy = new LinearPolicy('zero');
     const reach = new Map([['r', 0.2], ['s', 0.5]]);
-    const tracker = new PassRateTracker(policy, (id) => reach.get(id) ?? null);
+    const tracker = new PassRateTracker(policy, 'all', (id) => reach.get(id) ?? null);
     tracker.observe([[rolloutOf('r', 1, [pick(0)]), rolloutOf('r', 0, [pick(1, true)])], [rolloutOf('s', 0, [pick(1, true)])], [rolloutOf('x', 0, [pick(1, true)])]]);
     assert.equal(tracker.size, 2, 'x has neither a reach nor a passing rollout');
     assert.equal(tracker.figure('r'), 0.2);
@@ -104,6 +104,38 @@ describe('replaying passing rollouts under the policy', () => {
     assert.equal(followFigure(pool, 'up', { before: 0.2, after: 0.89 }), 'retired', 'past the pool line by the shift');
     add('capped');
     assert.equal(followFigure(pool, 'capped', { before: 0.95, after: 0.95 }, Infinity), 'unchanged', 'no solved line: an unchanged figure leaves it');
+  });
+
+  it('follow: under trained only the tasks trained on move, by their examples, with no solved line; under all every active task moves by its reach and retires at the line', () => {
+    const policy = new LinearPolicy('zero');
+    const poolOf = () => {
+      const pool = new TaskPool();
+      for (const id of ['p', 'q', 'gone']) pool.add({ taskId: id, env: 'e', familyKey: 'f', addedStep: 0, state: 'active', posterior: { alpha: 3, beta: 3, prior: { alpha: 1, beta: 1 } } });
+      return pool;
+    };
+    const reach = new Map([['p', 0.3], ['q', 0.3], ['gone', 0.3]]);
+    const groups = [[rolloutOf('p', 1, [pick(0)])], [rolloutOf('q', 1, [pick(1)])], [rolloutOf('gone', 1, [pick(2)])]];
+    const trainedTracker = new PassRateTracker(policy, 'trained', (id) => reach.get(id) ?? null);
+    const allTracker = new PassRateTracker(policy, 'all', (id) => reach.get(id) ?? null);
+    assert.equal(trainedTracker.readsEstimates, false);
+    assert.equal(allTracker.readsEstimates, true);
+    trainedTracker.observe(groups);
+    allTracker.observe(groups);
+    assert.equal(trainedTracker.figure('p'), replayPassRate(policy, groups[0]![0]!), 'trained: the estimator is not read');
+    updatePolicy(policy, [groups[0]!.concat(rolloutOf('p', 0, [pick(5, true)]))], 'rloo', 0.5); // learns candidate 0 (task p's)
+    reach.set('p', 0.95).set('q', 0.5);
+
+    const tPool = poolOf();
+    tPool.setState('gone', 'rejected');
+    assert.deepEqual(trainedTracker.follow(tPool, new Set(['p'])), { moved: 1, retired: 0 });
+    assert.ok(mean(tPool.get('p')!.posterior) > 0.5, 'p rose by its replayed example');
+    assert.equal(mean(tPool.get('q')!.posterior), 0.5, 'q was not trained on');
+    assert.equal(trainedTracker.size, 2, 'the rejected task is forgotten');
+
+    const aPool = poolOf();
+    assert.deepEqual(allTracker.follow(aPool, new Set(['p'])), { moved: 2, retired: 1 }, 'p retired, q moved, gone unchanged (its reach stayed)');
+    assert.equal(aPool.get('p')!.state, 'retired', 'reach 0.95: solved');
+    assert.ok(Math.abs(mean(aPool.get('q')!.posterior) - shiftedMean(0.5, 0.3, 0.5)) < 1e-12, 'q followed its reach though not trained on');
   });
 
   it('pool.shift keeps the evidence strength, retires past the line, and leaves inactive tasks alone', () => {
