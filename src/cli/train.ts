@@ -155,8 +155,9 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
           last.reward = m.meanReward.toFixed(2);
           last.rollouts = m.rollouts;
           progress.done();
-          const reach = m.heldOutReach === undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
-          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+          // An evaluated step's reach was printed with its solve rate just before.
+          const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
+          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
         }
         if (e.kind === 'phase') progress.update(progressLine(e, cfg, last));
       },
@@ -168,7 +169,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const summary = {
       run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed,
       heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null,
-      heldOutReachBefore: first?.reach ?? null, heldOutReachAfter: final?.reach ?? null, nonDegenerateShare: share,
+      heldOutReachBefore: first?.reach ?? null, heldOutReachAfter: final?.reach ?? null, nonDegenerateShare: share, heldReplayChecks: state.groups.heldChecks ?? 0,
       minutes: state.elapsedMs / 60000, checkpoint: join(runDir, 'policy.json'), metrics: join(runDir, 'metrics.jsonl'),
     };
     if (f.json) ctx.out(JSON.stringify(summary, null, 2));
@@ -179,7 +180,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       if (summary.heldOutReachAfter !== null) {
         ctx.out(`held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(summary.heldOutReachBefore)} untrained -> ${pct(summary.heldOutReachAfter)} trained`);
       }
-      ctx.out(`non-degenerate groups: ${pct(share)}`);
+      ctx.out(`non-degenerate groups: ${pct(share)} of ${state.groups.total}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replays of retired tasks whose check held)` : ''}`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }
     return 0;

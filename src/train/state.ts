@@ -33,7 +33,8 @@ export interface RunState {
   /** The uniform and static curricula's fixed task lists. */
   fixedIds: string[] | null;
   heldOut: HeldOutPoint[];
-  groups: { total: number; degenerate: number };
+  /** Training groups of sampled batches and the degenerate among them; replay checks that held (regression.ts; absent in older states: 0). */
+  groups: { total: number; degenerate: number; heldChecks?: number };
 }
 
 export function statePath(runDir: string): string {

@@ -32,6 +32,7 @@ import { PassRateTracker } from './replay.js';
 import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { extendAllFail } from './extend.js';
+import { checkSize, settleReplays } from './regression.js';
 import { heldOutTasks, reachOfHeldOut, solveRate } from './heldout.js';
 
 export interface TrainDeps {
@@ -65,10 +66,12 @@ export interface StepMetrics {
   curriculum: string;
   rollouts: number;
   meanReward: number;
-  /** Groups of the sampled batch; in-band probe groups also train (counted apart). */
+  /** Groups of the sampled batch (replay checks that held are not groups); in-band probe groups also train (counted apart). */
   groups: number;
-  /** Each sampled group: its task, why it was chosen (GroupReason), its passing / scored rollouts, and the model's figure for it before them (replay.ts; absent when it has none). */
-  batch: { taskId: string; reason: GroupReason; passed: number; scored: number; figure?: number }[];
+  /** Each sampled task: its id, why it was chosen (GroupReason), its passing / scored rollouts, the model's figure for it before them (replay.ts; absent when it has none), and `held` for a replay check that held (regression.ts). */
+  batch: { taskId: string; reason: GroupReason; passed: number; scored: number; figure?: number; held?: true }[];
+  /** Replays of retired tasks whose check held: every rollout of the probe's size passed, so no group was run (regression.ts). */
+  heldChecks: number;
   probeGroups: number;
   /** Rollouts added to all-fail groups (--extend), in all. */
   extended: number;
@@ -91,20 +94,19 @@ export interface StepMetrics {
 
 const EVAL_SEED = 7;
 
-/** The sampled batch's mean reward (infrastructure failures left out), infrastructure failures, and groups with mixed rewards. */
-function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number; nonDegenerate: number } {
+/** The sampled batch's mean reward (infrastructure failures left out) and infrastructure failures. */
+function batchStats(groups: RolloutResult[][]): { meanReward: number; infraFailures: number } {
   const all = groups.flat().map((r) => r.reward);
   const rewards = all.filter((r): r is number => r !== null);
-  return {
-    meanReward: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0,
-    infraFailures: all.length - rewards.length,
-    nonDegenerate: groups.filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length,
-  };
+  return { meanReward: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0, infraFailures: all.length - rewards.length };
 }
 
-function groupSummary(taskId: string, reason: GroupReason, rs: RolloutResult[], figure: number | null): StepMetrics['batch'][number] {
+/** Groups with mixed rewards. */
+const nonDegenerateCount = (groups: RolloutResult[][]): number => groups.filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length;
+
+function groupSummary(taskId: string, reason: GroupReason, rs: RolloutResult[], figure: number | null, heldCheck: boolean): StepMetrics['batch'][number] {
   const scored = rs.filter((r) => r.reward !== null);
-  return { taskId, reason, passed: scored.filter((r) => isSuccess(r.reward)).length, scored: scored.length, ...(figure !== null ? { figure } : {}) };
+  return { taskId, reason, passed: scored.filter((r) => isSuccess(r.reward)).length, scored: scored.length, ...(figure !== null ? { figure } : {}), ...(heldCheck ? { held: true } : {}) };
 }
 
 export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
@@ -268,7 +270,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     // Rollouts: every task's group in parallel workspaces.
     const t1 = performance.now();
     const results = new Map<string, RolloutResult[]>(batch.map((id) => [id, []]));
-    const jobs = batch.flatMap((id) => Array.from({ length: group }, (_, g) => ({ id, g })));
+    // A replayed retired task starts as a check of the probe's size (regression.ts).
+    const jobs = batch.flatMap((id) => Array.from({ length: reasons.get(id) === 'replay' ? checkSize(cfg.probe, group) : group }, (_, g) => ({ id, g })));
     let done = 0;
     inFlight = jobs.length;
     await inParallel(jobs, cfg.workers, async ({ id, g }) => {
@@ -278,11 +281,17 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     });
     state.rolloutsUsed += jobs.length;
     inFlight = 0;
+    const runAt = (id: string, i: number) => runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, i));
+    const spend = () => void state.rolloutsUsed++;
+    const budgetLeft = () => cfg.budget - state.rolloutsUsed;
+    // Replay checks that held end there; the others become full groups.
+    const heldChecks = await settleReplays(results, batch.filter((id) => reasons.get(id) === 'replay'), { group, workers: cfg.workers, budgetLeft, spend, run: runAt });
+    const groupIds = batch.filter((id) => !heldChecks.has(id));
+    const groupsOf = (ids: string[]) => ids.map((id) => results.get(id)!);
     // All-fail groups gain rollouts until one passes (extend.ts; off by default).
     const extended = cfg.extend > 0
-      ? await extendAllFail(results, {
-        max: cfg.extend, workers: cfg.workers, budgetLeft: () => cfg.budget - state.rolloutsUsed, spend: () => state.rolloutsUsed++,
-        run: (id, i) => runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, i)),
+      ? await extendAllFail(new Map(groupIds.map((id) => [id, results.get(id)!])), {
+        max: cfg.extend, workers: cfg.workers, budgetLeft, spend, run: runAt,
       })
       : new Map<string, number>();
     ms.rollouts = performance.now() - t1;
@@ -299,17 +308,19 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     for (const [id, rs] of results) taskPool.record(id, rs.map((r) => r.reward), step);
     // The step's groups, and the groups of admission probes that found tasks in band (same policy, mixed rewards).
     const probeGroups = stocker.takeGroups();
-    const trained = [...results.values(), ...probeGroups];
+    const trained = [...groupsOf(groupIds), ...probeGroups];
     if (cfg.curriculum === 'frontier') passRates.observe(trained);
     deps.onGroups?.(step, trained, policy);
     const gradNorm = updatePolicy(policy, trained, cfg.advantage, cfg.lr, cfg.credit, cfg.epochs, learnableSlots(cfg.learn));
     // Tracked active tasks: their posteriors move by what their figures say the update changed (replay.ts).
     const reestimated = passRates.follow(taskPool, new Set(trained.map((g) => g[0]?.taskId).filter((id): id is string => id !== undefined)));
-    // Batch figures are about the sampled batch (probe groups are mixed by construction).
+    // Batch figures are about the sampled batch (probe groups are mixed by
+    // construction); checks that held are not groups.
     const batchFigures = batchStats([...results.values()]);
-    const { nonDegenerate } = batchFigures;
-    state.groups.total += batch.length;
-    state.groups.degenerate += batch.length - nonDegenerate;
+    const nonDegenerate = nonDegenerateCount(groupsOf(groupIds));
+    state.groups.total += groupIds.length;
+    state.groups.degenerate += groupIds.length - nonDegenerate;
+    state.groups.heldChecks = (state.groups.heldChecks ?? 0) + heldChecks.size;
     ms.update = performance.now() - t2;
 
     state.step = step;
@@ -328,7 +339,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     for (const env of cfg.envs) levels[env] = Math.round(controller.level(env) * 100) / 100;
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
-      groups: batch.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null)), nonDegenerate, nonDegenerateShare: nonDegenerate / batch.length, probeGroups: probeGroups.length, extended: [...extended.values()].reduce((a, b) => a + b, 0), reestimated, infraFailures: batchFigures.infraFailures,
+      groups: groupIds.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null, heldChecks.has(id))), nonDegenerate, nonDegenerateShare: groupIds.length ? nonDegenerate / groupIds.length : 1,
+      heldChecks: heldChecks.size, probeGroups: probeGroups.length, extended: [...extended.values()].reduce((a, b) => a + b, 0), reestimated, infraFailures: batchFigures.infraFailures,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

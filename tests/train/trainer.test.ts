@@ -120,9 +120,9 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       assert.ok(m.rollouts > rollouts, 'rollouts grow with every step');
       rollouts = m.rollouts;
       assert.ok(isNum(m.meanReward) && m.meanReward >= 0 && m.meanReward <= 1);
-      assert.ok(m.groups >= 1 && m.groups <= CFG.batch);
+      assert.ok(m.groups + m.heldChecks >= 1 && m.groups + m.heldChecks <= CFG.batch);
       assert.ok(m.nonDegenerate >= 0 && m.nonDegenerate <= m.groups);
-      assert.equal(m.nonDegenerateShare, m.nonDegenerate / m.groups);
+      assert.equal(m.nonDegenerateShare, m.groups ? m.nonDegenerate / m.groups : 1);
       assert.ok(isNum(m.infraFailures));
       assert.ok(isNum(m.reestimated.moved) && m.reestimated.retired >= 0 && m.reestimated.retired <= m.reestimated.moved);
       assert.equal(m.poolHistogram.length, 10);
@@ -143,9 +143,12 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       if (m.heldOutSolveRate !== undefined) assert.ok(m.heldOutSolveRate >= 0 && m.heldOutSolveRate <= 1);
       assert.equal(m.extended, 0, 'all-fail groups are not extended unless asked (--extend)');
       // Each sampled group, traceable: its task, why it was chosen, its passes.
-      assert.equal(m.batch.length, m.groups);
+      assert.equal(m.batch.length, m.groups + m.heldChecks);
       for (const g of m.batch) assert.ok(['fresh', 'frontier', 'replay', 'fallback'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));
-      assert.equal(m.batch.filter((g) => g.passed > 0 && g.passed < g.scored).length, m.nonDegenerate);
+      // A replay check that held: a retired task, every rollout of the probe's size passed, no group.
+      for (const g of m.batch.filter((x) => x.held)) assert.ok(g.reason === 'replay' && g.passed === g.scored && g.scored <= CFG.probe, JSON.stringify(g));
+      assert.equal(m.batch.filter((g) => g.held).length, m.heldChecks);
+      assert.equal(m.batch.filter((g) => !g.held && g.passed > 0 && g.passed < g.scored).length, m.nonDegenerate);
       // The held-out reach every step (single-bug held-out tasks: their openings tell it).
       assert.ok(isNum(m.heldOutReach) && m.heldOutReach! >= 0 && m.heldOutReach! <= 1, `step ${m.step}: ${m.heldOutReach}`);
     }
