@@ -58,7 +58,8 @@ const verdicts = new Map<string, VerifierReport>();
 const testRuns = new TestRunCache();
 mkdirSync(values.out!, { recursive: true });
 
-interface RunResult { curriculum: CurriculumName; seed: number; heldOut: HeldOutPoint[]; nonDegenerate: number; rollouts: number; minutes: number }
+/** groups / heldChecks: training groups and replay checks that held (absent in results from before replay checks). */
+interface RunResult { curriculum: CurriculumName; seed: number; heldOut: HeldOutPoint[]; nonDegenerate: number; groups?: number; heldChecks?: number; rollouts: number; minutes: number }
 const results: RunResult[] = values['report-only'] ? (JSON.parse(readFileSync(join(values.out!, 'curriculum.json'), 'utf8')) as RunResult[]) : [];
 for (const seed of values['report-only'] ? [] : seeds) {
   for (const curriculum of curricula) {
@@ -73,7 +74,7 @@ for (const seed of values['report-only'] ? [] : seeds) {
       },
     });
     const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
-    results.push({ curriculum, seed, heldOut: state.heldOut, nonDegenerate: share, rollouts: state.rolloutsUsed, minutes: (Date.now() - t0) / 60000 });
+    results.push({ curriculum, seed, heldOut: state.heldOut, nonDegenerate: share, groups: state.groups.total, heldChecks: state.groups.heldChecks ?? 0, rollouts: state.rolloutsUsed, minutes: (Date.now() - t0) / 60000 });
     writeFileSync(join(values.out!, 'curriculum.json'), JSON.stringify(results, null, 2));
   }
 }
@@ -104,10 +105,10 @@ const rows = curricula.filter((c) => results.some((r) => r.curriculum === c)).ma
   return [
     c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, finals.map((f) => `${(100 * f).toFixed(0)}%`).join(' '), toUniform(runs, solved),
     reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-', toUniform(runs, reached),
-    `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}%`, `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
+    `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}%`, runs.map((r) => `${r.groups ?? '?'}/${r.heldChecks ?? '?'}`).join(' '), `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
   ];
 });
-console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'rollouts to uniform final reach', 'non-degenerate groups', 'wall per run'], rows));
+console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'rollouts to uniform final reach', 'non-degenerate groups', 'groups / replay checks held (per seed)', 'wall per run'], rows));
 
 /** One plot of a held-out measure against rollouts: each seed faint, the mean over seeds bold. */
 function plot(m: Measure, title: string, yLabel: string, file: string): void {
