@@ -1,11 +1,21 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Runtime } from '../../src/runtime/types.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 
+// Every temporary directory a test file made goes when its process exits
+// (node --test runs each file in a process of its own): a suite run used to
+// leave a few hundred behind.
+const made: string[] = [];
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'fn-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** A snapshot directory holding the given files. */
