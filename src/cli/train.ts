@@ -139,7 +139,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     }
     const progress = new Progress(Boolean(f.json));
     const last = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };
-    const t0 = Date.now();
+    const t0 = Date.now(); // step lines show the run's minutes, a resumed run's earlier ones included
     const state = await train(cfg, {
       envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
       onEvent: (e) => {
@@ -157,7 +157,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
           progress.done();
           // An evaluated step's reach was printed with its solve rate just before.
           const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
-          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0) / 60000).toFixed(1)} min`);
+          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0 + (prior?.elapsedMs ?? 0)) / 60000).toFixed(1)} min`);
         }
         if (e.kind === 'phase') progress.update(progressLine(e, cfg, last));
       },
