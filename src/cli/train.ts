@@ -180,7 +180,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       if (summary.heldOutReachAfter !== null) {
         ctx.out(`held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(summary.heldOutReachBefore)} untrained -> ${pct(summary.heldOutReachAfter)} trained`);
       }
-      ctx.out(`non-degenerate groups: ${pct(share)} of ${state.groups.total}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replays of retired tasks whose check held)` : ''}`);
+      ctx.out(`non-degenerate groups: ${pct(share)} of ${state.groups.total}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }
     return 0;
