@@ -4,8 +4,9 @@
 // are seen (mixed results already prove 0 < p < 1): admitted, too easy
 // (retired to the regression set) or too hard (rejected); the outcome moves
 // the controller. Before the probe, a task the policy cannot reach
-// (reach.ts) is rejected without rollouts. Uniform and static: one fixed set made up front at
-// uniformly random knobs, the static one filtered once by probes.
+// (reach.ts) is rejected without rollouts. Uniform and static: one fixed set made up front,
+// uniform's at uniformly random knobs, static's where the frontier starts,
+// filtered once by probes.
 import type { DifficultyController } from '../curriculum/controller.js';
 import { knobKey, LADDER, type Knobs } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
@@ -149,19 +150,29 @@ export class Stocker {
     }
   }
 
-  /** Uniform and static: the fixed task set, made once (static keeps only what the initial policy solves sometimes). */
+  /**
+   * Uniform and static: the fixed task set, made once. Uniform: initialTasks
+   * per environment at uniformly random knobs. Static: twice as many
+   * candidates drawn where the frontier starts (the controller's proposals
+   * before any evidence; drawn before any probe, so the draw does not adapt),
+   * filtered once by admission probes against the initial policy: only the
+   * tasks it solves sometimes are kept. (Filtering uniform's set instead kept
+   * 0 or 1 task: most random knobs give several bugs the untrained policy
+   * never fixes.)
+   */
   async fixedSet(): Promise<string[]> {
     const { cfg, supply, used } = this.d;
     const random = rng(deriveSeed(cfg.seed, 'fixed'));
+    const filtered = cfg.curriculum === 'static';
     const ids: string[] = [];
     for (const env of cfg.envs) {
       const families = supply.families(env);
-      for (let i = 0; i < cfg.initialTasks; i++) {
+      for (let i = 0; i < (filtered ? 2 : 1) * cfg.initialTasks; i++) {
         // Some settings yield no valid task in a given environment (too few
         // bugs to combine, no site for an operator): draw again, a few times.
         for (let draw = 0; draw < FIXED_DRAWS; draw++) {
           const rung = LADDER[Math.floor(random() * LADDER.length)]!;
-          const knobs: Knobs = { ...rung, family: families[Math.floor(random() * families.length)]! };
+          const knobs: Knobs = filtered ? this.d.controller.propose(env, random, families) : { ...rung, family: families[Math.floor(random() * families.length)]! };
           this.d.phase(0, `synthesizing ${env} at ${knobKey(knobs)}`);
           const got = await supply.take(env, knobs, 1, used, cfg.workers);
           for (const t of got) {
@@ -172,7 +183,7 @@ export class Stocker {
         }
       }
     }
-    if (cfg.curriculum !== 'static') return ids;
+    if (!filtered) return ids;
     const kept: string[] = [];
     await inParallel(ids, cfg.workers, async (id) => {
       this.d.phase(0, `static filter: probing ${id}`);
