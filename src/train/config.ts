@@ -90,7 +90,10 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   envs: DEFAULT_TRAIN_ENVS,
   heldOut: DEFAULT_HELD_OUT,
   seed: 1,
-  steps: 12,
+  // The budget is what ends a default run (about 12 steps); steps is a
+  // ceiling, so steps that spend fewer rollouts (replay checks that held)
+  // leave them to later steps instead of ending the run with budget unspent.
+  steps: 20,
   budget: 300,
   // Groups of 8: a task at p = 0.5 gives an all-equal group 1 time in 128
   // (in 8 with groups of 4), so a frontier near the target keeps nearly
