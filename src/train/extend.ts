@@ -7,17 +7,11 @@
 // many failures is the most informative group there is. Off by default
 // (--extend N); every extension rollout counts against the budget.
 import { isSuccess } from '../curriculum/probe.js';
-import type { RolloutResult } from './rollout.js';
+import type { MoreRollouts, RolloutResult } from './rollout.js';
 
-export interface ExtendOptions {
+export interface ExtendOptions extends MoreRollouts {
   /** Rollouts a group may gain at most. */
   max: number;
-  workers: number;
-  /** Rollouts left in the budget (extension rollouts are spent before they run). */
-  budgetLeft: () => number;
-  spend: () => void;
-  /** The `index`-th rollout of the task's group (indices continue the group's). */
-  run: (taskId: string, index: number) => Promise<RolloutResult>;
 }
 
 /** A group that scored and never passed. */

@@ -6,18 +6,12 @@
 // group is spent and none is trained on). When one fails, the policy may be
 // forgetting it: the group is filled up to full size and trains like any other.
 import { isSuccess } from '../curriculum/probe.js';
-import type { RolloutResult } from './rollout.js';
+import type { MoreRollouts, RolloutResult } from './rollout.js';
 import { pool as inParallel } from '../util/pool.js';
 
-export interface ReplayCheckOptions {
+export interface ReplayCheckOptions extends MoreRollouts {
   /** Full group size a failing check is filled up to. */
   group: number;
-  workers: number;
-  /** Rollouts left in the budget (fill-up rollouts are spent before they run). */
-  budgetLeft: () => number;
-  spend: () => void;
-  /** The `index`-th rollout of the task's group (indices continue the group's). */
-  run: (taskId: string, index: number) => Promise<RolloutResult>;
 }
 
 /** Rollouts a replayed retired task starts with: the probe's size, never more than a group. */

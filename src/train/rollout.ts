@@ -47,6 +47,20 @@ export interface RolloutResult {
 }
 
 /**
+ * What a step hands to code that adds rollouts to groups already run (all-fail
+ * extension, replay fill-up): each rollout is spent before it runs, so work
+ * running alongside (restocking probes) cannot overrun the budget.
+ */
+export interface MoreRollouts {
+  workers: number;
+  /** Rollouts left in the budget. */
+  budgetLeft: () => number;
+  spend: () => void;
+  /** The `index`-th rollout of the task's group (indices continue the group's). */
+  run: (taskId: string, index: number) => Promise<RolloutResult>;
+}
+
+/**
  * Time for one of the agent's commands: a repair that loops forever should
  * cost seconds, not the spec's full minute. Scaled to validation's runs (their
  * candidateMs, measured under synthesis load, is already 3-5x a quiet run).

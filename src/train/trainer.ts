@@ -23,7 +23,7 @@ import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { batchSize, learnableSlots, type TrainConfig } from './config.js';
 import { Openings, patchedFile } from './reach.js';
-import { rolloutWithRetry, work, type RolloutResult } from './rollout.js';
+import { rolloutWithRetry, work, type MoreRollouts, type RolloutResult } from './rollout.js';
 import { loadState, saveState, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply, taskKnobs } from './supply.js';
 import { TestRunCache } from './test-cache.js';
@@ -281,18 +281,17 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     });
     state.rolloutsUsed += jobs.length;
     inFlight = 0;
-    const runAt = (id: string, i: number) => runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, i));
-    const spend = () => void state.rolloutsUsed++;
-    const budgetLeft = () => cfg.budget - state.rolloutsUsed;
+    const more: MoreRollouts = {
+      workers: cfg.workers, budgetLeft: () => cfg.budget - state.rolloutsUsed, spend: () => void state.rolloutsUsed++,
+      run: (id, i) => runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, i)),
+    };
     // Replay checks that held end there; the others become full groups.
-    const heldChecks = await settleReplays(results, batch.filter((id) => reasons.get(id) === 'replay'), { group, workers: cfg.workers, budgetLeft, spend, run: runAt });
+    const heldChecks = await settleReplays(results, batch.filter((id) => reasons.get(id) === 'replay'), { ...more, group });
     const groupIds = batch.filter((id) => !heldChecks.has(id));
     const groupsOf = (ids: string[]) => ids.map((id) => results.get(id)!);
     // All-fail groups gain rollouts until one passes (extend.ts; off by default).
     const extended = cfg.extend > 0
-      ? await extendAllFail(new Map(groupIds.map((id) => [id, results.get(id)!])), {
-        max: cfg.extend, workers: cfg.workers, budgetLeft, spend, run: runAt,
-      })
+      ? await extendAllFail(new Map(groupIds.map((id) => [id, results.get(id)!])), { ...more, max: cfg.extend })
       : new Map<string, number>();
     ms.rollouts = performance.now() - t1;
     await alongside;
