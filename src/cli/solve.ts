@@ -13,6 +13,7 @@ import { intFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
 import { dataDir } from '../util/paths.js';
+import { ChangeRefused } from '../workspace/scan.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CliContext } from './context.js';
 import { modelFactory, MODELS_HELP } from './models.js';
@@ -122,7 +123,13 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     log(`solve: ${models.name} on a copy of ${repo} (${runtime.name} runtime${runtime.isolated ? '' : ', NOT isolated'})`);
     const res = await runAgent({ model, workspace: ws, instruction, toolset: 'leaf', onStep: (s) => log(describeStep(s)) });
     log(`stopped: ${res.stopReason} after ${res.steps} step(s)${res.error ? `: ${res.error}` : ''}`);
-    const diff = await ws.diff();
+    let diff: string;
+    try {
+      diff = await ws.diff();
+    } catch (err) {
+      if (!(err instanceof ChangeRefused)) throw err;
+      throw new UserError(`the agent's change cannot be read safely: ${err.message}`, 'nothing was applied; rerun, or inspect the agent’s steps above');
+    }
     if (!diff.trim()) {
       if (f.json) ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff: '', applied: false }, null, 2));
       else ctx.out('No changes: the agent produced no diff.');

@@ -1,5 +1,5 @@
 // `frognano task list | validate | export | import`.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import { findEnvironment } from '../env/registry.js';
@@ -7,7 +7,7 @@ import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../task/formats.js';
-import { readTasks, writeTask } from '../task/io.js';
+import { readTasks, writeGrading, writeTask } from '../task/io.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
 import { UserError } from '../util/errors.js';
@@ -48,8 +48,14 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
           const built = await taskEnvironment(t, store, dir, rt);
           const r = await revalidate(t, built, rt, dir);
           if (!r.ok) failed++;
+          // A task made before honeypots (or imported) gains the checked layout its validation made.
+          let added = '';
+          if (r.ok && r.verdict.valid && !t.grading) {
+            writeGrading(existsSync(join(target, 'task.json')) ? target : join(target, t.id), r.verdict.grading);
+            added = `; honeypots added (${r.verdict.grading.twins.length})`;
+          }
           const detail = r.verdict.valid
-            ? `F2P ${t.FAIL_TO_PASS.length - r.lostF2P.length}/${t.FAIL_TO_PASS.length} reproduce, P2P ${t.PASS_TO_PASS.length - r.lostP2P.length}/${t.PASS_TO_PASS.length}, reference fix passes`
+            ? `F2P ${t.FAIL_TO_PASS.length - r.lostF2P.length}/${t.FAIL_TO_PASS.length} reproduce, P2P ${t.PASS_TO_PASS.length - r.lostP2P.length}/${t.PASS_TO_PASS.length}, reference fix passes${added}`
             : `${r.verdict.reason}: ${r.verdict.detail}`;
           ctx.out(`${r.ok ? 'VALID  ' : 'INVALID'} ${t.id}  ${detail}`);
         }

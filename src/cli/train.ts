@@ -157,7 +157,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
           progress.done();
           // An evaluated step's reach was printed with its solve rate just before.
           const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
-          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0 + (prior?.elapsedMs ?? 0)) / 60000).toFixed(1)} min`);
+          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0 + (prior?.elapsedMs ?? 0)) / 60000).toFixed(1)} min`);
         }
         if (e.kind === 'phase') progress.update(progressLine(e, cfg, last));
       },
@@ -170,6 +170,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed,
       heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null,
       heldOutReachBefore: first?.reach ?? null, heldOutReachAfter: final?.reach ?? null, nonDegenerateShare: share, heldReplayChecks: state.groups.heldChecks ?? 0,
+      tampering: state.tampering ?? 0,
       minutes: state.elapsedMs / 60000, checkpoint: join(runDir, 'policy.json'), metrics: join(runDir, 'metrics.jsonl'),
     };
     if (f.json) ctx.out(JSON.stringify(summary, null, 2));
@@ -181,6 +182,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         ctx.out(`held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(summary.heldOutReachBefore)} untrained -> ${pct(summary.heldOutReachAfter)} trained`);
       }
       ctx.out(`non-degenerate groups: ${pct(share)} of ${state.groups.total}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`);
+      ctx.out(`tampering verdicts: ${summary.tampering} of ${state.rolloutsUsed} rollouts (a change that forged or dodged the tests; scored 0)`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }
     return 0;

@@ -78,7 +78,9 @@ function inferJs(dir: string): Inferred {
   const dirs = testPaths.map((p) => p.replace(/\/\*\*$/, ''));
   if (dirs.length === 0) return { setup, layer, command: [], report: 'tap', from: 'stdout', env: {}, testPaths: paths };
   const loader = existsSync(join(dir, 'tsconfig.json')) && deps.tsx ? ['--import', 'tsx'] : [];
-  return { setup, layer, command: ['node', ...loader, '--test', '--test-reporter=tap', ...dirs], report: 'tap', from: 'stdout', env: {}, testPaths: paths };
+  // TAP to the report file for grading (what test code prints cannot reach it) and to stdout for the agent.
+  const tap = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination={report}'];
+  return { setup, layer, command: ['node', ...loader, '--test', ...tap, ...dirs], report: 'tap', from: 'file', env: {}, testPaths: paths };
 }
 
 function inferPython(dir: string): Inferred {

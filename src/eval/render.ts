@@ -44,6 +44,7 @@ export function renderReport(r: EvalReport): string {
   out.push(`pass@1 ${rate(o.passAt1)}   ${k} ${rate(o.passAtK)}   solved ${o.solvedTasks}/${o.tasks} tasks, ${o.passes}/${o.scoredAttempts} scored attempts`);
   out.push(`infrastructure: ${o.infraRetried} attempt(s) retried, ${o.infraFailures} failed twice and are left out of the pass rates${o.scoredTasks < o.tasks ? ` (${o.tasks - o.scoredTasks} task(s) unscored)` : ''}`);
   out.push(`stop reasons: ${counts(r.stopReasons) || '-'}`);
+  out.push(`verdicts: ${counts(r.verdicts ?? {}) || '-'}${r.verdicts?.tampering ? ' (tampering: the change forged or dodged the tests; scored 0)' : ''}`);
   out.push(`total time ${(r.totalMs / 1000).toFixed(1)} s`);
   return out.join('\n');
 }

@@ -40,6 +40,8 @@ export interface TaskEntry {
   passAt1: number | null;
   passAtK: number | null;
   infra: number;
+  /** The verifier's verdict per attempt (null where it never reached one). */
+  verdicts: (string | null)[];
   reasons?: (string | null)[];
   trajectories?: string[];
 }
@@ -50,6 +52,8 @@ export interface EvalReport extends ReportMeta {
   byEnv: Record<string, Aggregate>;
   byStrategy: Record<string, Aggregate>;
   stopReasons: Record<string, number>;
+  /** Attempts by verdict: pass, fail, tampering (the change forged or dodged the tests), infra. */
+  verdicts: Record<string, number>;
   tasks: TaskEntry[];
 }
 
@@ -74,6 +78,7 @@ export function taskEntry(r: TaskResult, k: number): TaskEntry {
     passAt1: n ? c / n : null,
     passAtK: n ? passAtK(n, c, k) : null,
     infra: r.attempts.length - n,
+    verdicts: r.attempts.map((a) => a.verdict ?? null),
     ...(reasons.some((x) => x !== null) ? { reasons } : {}),
     ...(trajectories.length ? { trajectories } : {}),
   };
@@ -123,6 +128,8 @@ export function buildReport(results: TaskResult[], meta: ReportMeta): EvalReport
   const retried = results.reduce((s, r) => s + r.attempts.filter((a) => a.retried).length, 0);
   const stopReasons: Record<string, number> = {};
   for (const e of entries) for (const s of e.stopReasons) stopReasons[s] = (stopReasons[s] ?? 0) + 1;
+  const verdicts: Record<string, number> = {};
+  for (const e of entries) for (const v of e.verdicts) if (v) verdicts[v] = (verdicts[v] ?? 0) + 1;
   return {
     schema: EVAL_SCHEMA,
     ...meta,
@@ -130,6 +137,7 @@ export function buildReport(results: TaskResult[], meta: ReportMeta): EvalReport
     byEnv: groupBy(results, entries, (e) => e.env),
     byStrategy: groupBy(results, entries, (e) => e.strategy),
     stopReasons,
+    verdicts,
     tasks: entries,
   };
 }

@@ -24,6 +24,8 @@ export interface AttemptResult {
   ms: number;
   /** True when a first try failed for infrastructure reasons and this is the retry. */
   retried: boolean;
+  /** The verifier's verdict: pass, fail, tampering or infra (absent when the attempt never reached it). */
+  verdict?: string;
   reason?: string;
   trajectory?: string;
 }
@@ -80,6 +82,7 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
     const { retried } = r;
     const res: AttemptResult = {
       attempt, seed, reward: r.reward, stopReason: r.stopReason, steps: r.steps, ms: Math.round(r.ms), retried,
+      ...(r.verdict ? { verdict: r.verdict } : {}),
       ...(r.reason ? { reason: r.reason } : {}),
       ...(recorderPath ? { trajectory: recorderPath } : {}),
     };

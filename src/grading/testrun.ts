@@ -1,11 +1,11 @@
 // One run of an environment's test command in a workspace, parsed and judged
 // for trust: a run with no sign that tests ran is an infrastructure failure,
 // and the runner's exit code must agree with the parsed report.
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { parseReport, type TestResult } from '../report/index.js';
 import { hostPython } from '../runtime/host.js';
+import { BoundedReadError, readBounded } from '../util/bounded-read.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 export type RunOutcome = 'completed' | 'timeout' | 'infra-error';
@@ -67,13 +67,13 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
 
   let text: string;
   if (spec.test.report.from === 'file') {
-    const path = join(ws.mounts.outDir, REPORT_FILE);
+    // Read only now: the runtime returns once every process of the run is gone.
     try {
-      const size = statSync(path).size;
-      if (size > MAX_REPORT_BYTES) return { ...base, outcome: 'infra-error', reason: `the report file is ${size} bytes, over the limit` };
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return { ...base, outcome: 'infra-error', reason: 'no sign that tests ran: the runner wrote no report file' };
+      text = readBounded(join(ws.mounts.outDir, REPORT_FILE), MAX_REPORT_BYTES).toString('utf8');
+    } catch (err) {
+      if (!(err instanceof BoundedReadError)) throw err;
+      const why = err.problem === 'missing' ? 'the runner wrote no report file' : err.problem === 'too-large' ? `the report file is over ${MAX_REPORT_BYTES} bytes` : 'the report is not a regular file';
+      return { ...base, outcome: 'infra-error', reason: `no sign that tests ran: ${why}` };
     }
   } else {
     text = res.stdout;

@@ -9,7 +9,7 @@
 // its exact log-probability recorded as the turn's logprob and in
 // `decisions` for the trainer.
 import type { Model, ModelTurn, ToolCall, TurnRequest } from '../model/types.js';
-import { languageOf } from '../taskpilot/syntax.js';
+import { languageOf } from '../util/syntax.js';
 import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
 import { featurize, type FeatureContext, type Sparse } from './features.js';

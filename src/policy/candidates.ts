@@ -6,7 +6,7 @@
 // are not reachable this way, which the curriculum learns as a hard family.
 import { createHash } from 'node:crypto';
 import { OPERATORS } from '../taskpilot/procedural/index.js';
-import { languageOf, parse } from '../taskpilot/syntax.js';
+import { languageOf, parse } from '../util/syntax.js';
 
 export interface Repair {
   file: string;

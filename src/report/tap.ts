@@ -1,6 +1,10 @@
 // TAP 13/14 with indented subtests, as node:test's tap reporter writes it.
 // Leaf test points are tests; a test point with children is a suite, and its
 // name becomes part of its children's ids: "suite > nested > case".
+// tape writes flat TAP instead: a "# name" comment per test, then one point
+// per assertion, named by the assertion ("should be strictly equal"). There
+// the test is the comment's group, failed if any of its assertions failed,
+// so ids are test names and do not shift when an assertion is added.
 import { dedupeIds, firstLines, type ParsedReport, type TestResult, type TestStatus } from './types.js';
 
 interface Point {
@@ -129,5 +133,42 @@ export function parseTap(text: string): ParsedReport {
   }
   const tests: TestResult[] = [];
   flatten(pending[0]!, [], tests);
-  return { tests: dedupeIds(tests), ...(declaredTotal !== undefined ? { declaredTotal } : {}) };
+  const grouped = tapeGroups(lines);
+  return { tests: dedupeIds(grouped ?? tests), ...(declaredTotal !== undefined ? { declaredTotal } : {}) };
+}
+
+/** Summary comments every TAP producer may print; not test names. */
+const SUMMARY = /^# (?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|ok|not ok)\b/;
+
+/**
+ * tape's flat output, grouped by its "# name" comments; null when the
+ * stream is not shaped so (it has subtests, or no such comment).
+ */
+function tapeGroups(lines: string[]): TestResult[] | null {
+  if (lines.some((l) => /^\s*# Subtest: /.test(l))) return null;
+  const groups: { name: string; statuses: TestStatus[]; message?: string }[] = [];
+  let inYaml = false;
+  for (const line of lines) {
+    if (line.trim() === '---') inYaml = true;
+    if (inYaml) {
+      if (line.trim() === '...') inYaml = false;
+      continue;
+    }
+    if (/^# /.test(line) && !SUMMARY.test(line)) {
+      groups.push({ name: line.slice(2).trim(), statuses: [] });
+      continue;
+    }
+    const m = POINT.exec(line);
+    if (!m || !groups.length) continue;
+    const { name, directive } = splitDirective(m[2] ?? '');
+    const status: TestStatus = directive ? 'skipped' : m[1] ? 'failed' : 'passed';
+    const g = groups[groups.length - 1]!;
+    g.statuses.push(status);
+    if (status === 'failed') g.message ??= unescape(name);
+  }
+  if (groups.length === 0) return null;
+  return groups.map((g) => {
+    const status: TestStatus = g.statuses.includes('failed') ? 'failed' : g.statuses.length && g.statuses.every((s) => s === 'skipped') ? 'skipped' : g.statuses.length ? 'passed' : 'error';
+    return { id: g.name, status, ...(g.message ? { message: g.message } : {}) };
+  });
 }

@@ -1,11 +1,13 @@
-// The default runtime: bubblewrap. No network, own pid namespace (killing the
-// sandbox kills every process in it), a read-only view of the system with no
-// home directories or secrets, a read-only dependency layer, and only the
-// workspace and the report directory writable. Commands run as an unprivileged
-// uid of their own so the process-count limit is per sandbox.
+// The default runtime: bubblewrap. No network, own pid namespace (when its
+// first process ends, the kernel kills every other one before bwrap returns,
+// so what a command wrote is final once exec resolves), a read-only view of
+// the system with no home directories or secrets, a read-only dependency
+// layer, and only the workspace and the report directory writable. Commands
+// run as an unprivileged uid of their own so the process-count limit is per
+// sandbox.
 import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { hostPython } from './host.js';
-import { runProcess } from './process.js';
+import { runProcess } from '../util/process.js';
 import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
 
 const WORKDIR = '/workspace';

@@ -1,7 +1,7 @@
 // Runs commands in a container through the docker CLI, for prebuilt
 // environment images such as SWE-bench's. Needs a running Docker engine.
 import { execFileSync } from 'node:child_process';
-import { runProcess } from './process.js';
+import { runProcess } from '../util/process.js';
 import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
 
 const WORKDIR = '/workspace';

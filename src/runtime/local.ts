@@ -1,7 +1,7 @@
 // The fallback runtime where bubblewrap is missing: commands run directly on
 // the host, in the workspace directory. It isolates nothing, and says so.
 import { join } from 'node:path';
-import { runProcess } from './process.js';
+import { runProcess } from '../util/process.js';
 import { sandboxEnv } from './bwrap.js';
 import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
 

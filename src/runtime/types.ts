@@ -1,4 +1,4 @@
-import type { ProcessResult } from './process.js';
+import type { ProcessResult } from '../util/process.js';
 
 export type RuntimeName = 'bwrap' | 'local' | 'docker';
 

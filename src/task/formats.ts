@@ -11,10 +11,13 @@ import { matchesAny } from '../util/glob.js';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { TASK_SCHEMA, type Task } from './task.js';
 
-type Extra = Pick<Task, 'bugPatch' | 'fixPatch' | 'hiddenFiles' | 'knobs' | 'provenance' | 'stats'> & { env: Task['env'] };
+type Extra = Pick<Task, 'bugPatch' | 'fixPatch' | 'hiddenFiles' | 'heldBack' | 'grading' | 'knobs' | 'provenance' | 'stats'> & { env: Task['env'] };
 
 function extra(t: Task): Extra {
-  return { bugPatch: t.bugPatch, fixPatch: t.fixPatch, hiddenFiles: t.hiddenFiles, knobs: t.knobs, provenance: t.provenance, stats: t.stats, env: t.env };
+  return {
+    bugPatch: t.bugPatch, fixPatch: t.fixPatch, hiddenFiles: t.hiddenFiles, ...(t.heldBack ? { heldBack: t.heldBack } : {}),
+    ...(t.grading ? { grading: t.grading } : {}), knobs: t.knobs, provenance: t.provenance, stats: t.stats, env: t.env,
+  };
 }
 
 export function toSweBench(t: Task): Record<string, unknown> {

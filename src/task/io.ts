@@ -3,13 +3,16 @@
 //   instruction.md    what the agent is told
 //   bug.patch         introduces the bug into the environment's snapshot
 //   fix.patch         the reference fix
-//   tests.json        FAIL_TO_PASS, PASS_TO_PASS, hidden test files
+//   tests.json        FAIL_TO_PASS, PASS_TO_PASS, hidden test files, held-back tests
+//   grading.json      the graded run's layout: honeypots and moved files (absent on older tasks)
 //   environment.json  the environment's spec and source hash it was made on
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateSpec } from '../env/spec.js';
-import { TASK_SCHEMA, type Strategy, type Task } from './task.js';
+import { TASK_SCHEMA, type GradingLayout, type Strategy, type Task } from './task.js';
+
+const GRADING_FILE = 'grading.json';
 
 export function taskId(envName: string, strategy: Strategy, bugPatch: string): string {
   return `${envName}.${strategy}__${createHash('sha256').update(bugPatch).digest('hex').slice(0, 8)}`;
@@ -18,12 +21,13 @@ export function taskId(envName: string, strategy: Strategy, bugPatch: string): s
 export function writeTask(root: string, task: Task): string {
   const dir = join(root, task.id);
   mkdirSync(dir, { recursive: true });
-  const { bugPatch, fixPatch, instruction, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, env, ...meta } = task;
+  const { bugPatch, fixPatch, instruction, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, heldBack, grading, env, ...meta } = task;
   writeFileSync(join(dir, 'task.json'), JSON.stringify({ ...meta, env: { name: env.name, hash: env.hash } }, null, 2) + '\n');
   writeFileSync(join(dir, 'instruction.md'), instruction);
   writeFileSync(join(dir, 'bug.patch'), bugPatch);
   writeFileSync(join(dir, 'fix.patch'), fixPatch);
-  writeFileSync(join(dir, 'tests.json'), JSON.stringify({ FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles }, null, 2) + '\n');
+  writeFileSync(join(dir, 'tests.json'), JSON.stringify({ FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, ...(heldBack ? { heldBack } : {}) }, null, 2) + '\n');
+  if (grading) writeGrading(dir, grading);
   writeFileSync(join(dir, 'environment.json'), JSON.stringify({ ...env.spec, 'x-frognano-source-hash': env.hash }, null, 2) + '\n');
   return dir;
 }
@@ -46,7 +50,14 @@ export function readTask(dir: string): Task {
     FAIL_TO_PASS: tests.FAIL_TO_PASS,
     PASS_TO_PASS: tests.PASS_TO_PASS,
     hiddenFiles: tests.hiddenFiles ?? [],
+    ...(Array.isArray(tests.heldBack) ? { heldBack: tests.heldBack } : {}),
+    ...(existsSync(join(dir, GRADING_FILE)) ? { grading: JSON.parse(read(GRADING_FILE)) } : {}),
   };
+}
+
+/** Stores a task's graded layout in its directory (also for older tasks that gain one). */
+export function writeGrading(dir: string, grading: GradingLayout): void {
+  writeFileSync(join(dir, GRADING_FILE), JSON.stringify(grading, null, 1) + '\n');
 }
 
 /** Every task directory under root. */

@@ -1,6 +1,6 @@
 // From a task to the pieces that run it: its environment (found by name in
 // the registry and checked against the source hash the task was made on) and
-// its workspaces (the agent's broken state, with hidden tests removed).
+// the original content of the files its bug changes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEnvironment, type BuiltEnv } from '../env/build.js';
@@ -9,8 +9,6 @@ import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
 import { patchFiles } from '../util/diff.js';
 import { UserError } from '../util/errors.js';
-import { envWorkspace } from '../env/workspace.js';
-import type { Workspace } from '../workspace/workspace.js';
 import type { Task } from './task.js';
 
 export async function taskEnvironment(task: Task, store: Store, dataDir: string, runtime: Runtime): Promise<BuiltEnv> {
@@ -36,9 +34,4 @@ export function originalsOf(built: BuiltEnv, patch: string): Record<string, stri
     }
   }
   return out;
-}
-
-/** The workspace an agent works in: the bug applied, hidden tests removed, one commit. */
-export function agentWorkspace(task: Task, built: BuiltEnv, runtime: Runtime, dataDir: string): Promise<Workspace> {
-  return envWorkspace(built, runtime, dataDir, { patch: task.bugPatch, removeFiles: task.hiddenFiles });
 }

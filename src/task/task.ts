@@ -49,9 +49,37 @@ export interface Task {
   PASS_TO_PASS: string[];
   /** Test files removed from the agent's workspace (restored only for grading). */
   hiddenFiles: string[];
+  /** FAIL_TO_PASS tests removed from the agent's copy of their files: graded, never seen (absent on older tasks). */
+  heldBack?: string[];
+  /** How the verifier lays out the tests of a graded run: honeypots and moved files (absent: made before honeypots). */
+  grading?: GradingLayout;
   knobs: TaskKnobs;
   provenance: Provenance;
   stats: { createdAt: string; validation?: ValidationStats };
+}
+
+/**
+ * The graded run's test layout, checked when the task was made (see
+ * docs/verifier.md). Honeypot twins are copies of project tests that expect a
+ * specific wrong value: on honest code each fails while the test it copies
+ * passes, so a twin reported passed beside a passing original means results
+ * were forged or equality faked.
+ */
+export interface GradingLayout {
+  /** Test files written for the graded run: a project file with twins beside its tests, or a copy of one. */
+  files: { path: string; content: string; like: string }[];
+  /** Each twin's id in the graded run and the required test it contradicts. */
+  twins: { id: string; of: string }[];
+  /** Required tests that report under a repeat id (a twin ran before them): graded-run id to task id. */
+  renamed: Record<string, string>;
+  /** Files that are copies: none of their results belongs to a real test. */
+  copies: string[];
+  /** pytest: move each file holding a required test to a fresh name for every graded run. */
+  relocate: boolean;
+  /** Repeat ids (" [n]") of required tests' names that honest runs report besides them. */
+  repeats: string[];
+  /** Words for fresh test file names in the project's style. */
+  words: string[];
 }
 
 export interface ValidationStats {

@@ -8,7 +8,7 @@ import type { ChatClient } from '../model/openai.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { BugEdit } from './procedural/generate.js';
 import type { SourceFile } from './sources.js';
-import { descendants, parse, parsesCleanly, type Node } from './syntax.js';
+import { descendants, parse, parsesCleanly, type Node } from '../util/syntax.js';
 
 const FUNCTION_TYPES = ['function_declaration', 'generator_function_declaration', 'method_definition', 'function_definition'];
 

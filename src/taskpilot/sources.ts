@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { matchesAny } from '../util/glob.js';
-import { languageOf, type SyntaxLanguage } from './syntax.js';
+import { languageOf, type SyntaxLanguage } from '../util/syntax.js';
 
 export interface SourceFile {
   rel: string;

@@ -8,7 +8,9 @@ import type { Runtime } from '../runtime/types.js';
 import { writeTask, taskId } from '../task/io.js';
 import type { HintLevel, Strategy, Task, TestVisibility } from '../task/task.js';
 import { TASK_SCHEMA } from '../task/task.js';
+import { chooseHeldBack } from '../grading/holdback.js';
 import { fileDiff } from '../util/diff.js';
+import { deriveSeed, rng } from '../util/rng.js';
 import { pool } from '../util/pool.js';
 import { combineCandidates } from './combine.js';
 import { instructionLeaks, llmInstruction, writeInstruction } from './instructions.js';
@@ -121,7 +123,12 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
     return null;
   }
   const spec = built.env.spec;
-  const input = { envName: spec.name, language: spec.language, f2p: verdict.f2p, failures: verdict.failures, hint: opts.hint };
+  const files = verdict.f2p.map((id) => testFileOf(id, verdict.testFiles));
+  const canHide = opts.visibility === 'hidden' && files.every(Boolean);
+  // Where the failing tests stay visible, some are held back for grading alone; the instruction names only the rest.
+  const heldBack = canHide ? [] : await chooseHeldBack(built.snapshot, spec, verdict.f2p, rng(deriveSeed('held-back', change.bugPatch)));
+  const visible = verdict.f2p.filter((id) => !heldBack.includes(id));
+  const input = { envName: spec.name, language: spec.language, f2p: visible, failures: verdict.failures, hint: opts.hint };
   let instruction: string;
   try {
     instruction = opts.issueWriter ? await llmInstruction(opts.issueWriter, input, change.bugPatch) : writeInstruction(input);
@@ -133,8 +140,6 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
     tally(stats, keys, 'leak');
     return null;
   }
-  const files = verdict.f2p.map((id) => testFileOf(id, verdict.testFiles));
-  const canHide = opts.visibility === 'hidden' && files.every(Boolean);
   const task: Task = {
     schema: TASK_SCHEMA,
     id: taskId(spec.name, c.strategy, change.bugPatch),
@@ -145,6 +150,8 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
     FAIL_TO_PASS: verdict.f2p,
     PASS_TO_PASS: verdict.p2p,
     hiddenFiles: canHide ? [...new Set(files as string[])].sort() : [],
+    ...(heldBack.length ? { heldBack } : {}),
+    grading: verdict.grading,
     knobs: {
       bugs: c.parents?.length ?? 1,
       hint: opts.hint,

@@ -12,14 +12,19 @@
 // - Rejected too: a timeout, no F2P (a no-op or an undetected change), no
 //   P2P (a change that breaks everything), a duplicate bug, a broken
 //   workspace that holds anything revealing the fix.
+// - A valid candidate's graded layout (honeypots, moved test files) is then
+//   checked on the broken state and the fix (grading-check.ts).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
+import { noLayout } from '../grading/layout.js';
 import type { Runtime } from '../runtime/types.js';
+import type { GradingLayout } from '../task/task.js';
 import { git } from '../util/git.js';
 import { envWorkspace } from '../env/workspace.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { checkedLayout } from './grading-check.js';
 
 export type RejectReason =
   | 'apply-failed'
@@ -42,7 +47,17 @@ export interface CandidateChange {
 }
 
 export type Verdict =
-  | { valid: true; f2p: string[]; p2p: string[]; testFiles: Record<string, string>; dropped: string[]; candidateMs: number; failures: Record<string, string> }
+  | {
+      valid: true;
+      f2p: string[];
+      p2p: string[];
+      testFiles: Record<string, string>;
+      dropped: string[];
+      candidateMs: number;
+      failures: Record<string, string>;
+      /** The checked graded layout (grading-check.ts); empty when no honeypot or move survived the check. */
+      grading: GradingLayout;
+    }
   | { valid: false; reason: RejectReason; detail: string };
 
 export interface ValidatorOptions {
@@ -183,7 +198,10 @@ export class EnvValidator {
       f2p = f2p.filter((id) => !fixFails.includes(id));
       p2p = p2p.filter((id) => !fixFails.includes(id));
       if (f2p.length === 0) return { valid: false, reason: 'fix-fails', detail: 'no failing test passes with the reference fix' };
-      return { valid: true, f2p, p2p, testFiles, dropped, candidateMs: performance.now() - started, failures };
+      const candidateMs = performance.now() - started;
+      const reportIds = new Set((await this.referenceTests()).run.tests.keys());
+      const layout = await checkedLayout({ built: this.built, runtime: this.runtime, dataDir: this.dataDir, bugPatch: c.bugPatch, fixPatch: c.fixPatch, f2p, p2p, reportIds, timeoutSec: this.timeoutSec });
+      return { valid: true, f2p, p2p, testFiles, dropped, candidateMs, failures, grading: layout ?? noLayout() };
     } finally {
       ws.dispose();
     }

@@ -10,10 +10,11 @@ import { testArgv } from '../grading/testrun.js';
 import { shellQuote } from '../util/shell.js';
 import type { Decision } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
-import { agentWorkspace } from '../task/resolve.js';
+import { agentWorkspace } from '../grading/agent-view.js';
 import type { Task } from '../task/task.js';
 import { acceptChanges } from '../verifier/changes.js';
-import { verify, type VerifierReport } from '../verifier/verify.js';
+import { verify, type AgentChange, type Verdict, type VerifierReport } from '../verifier/verify.js';
+import { ChangeRefused } from '../workspace/scan.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { TestRunCache } from './test-cache.js';
@@ -37,6 +38,8 @@ export interface RolloutContext {
 export interface RolloutResult {
   taskId: string;
   reward: number | null;
+  /** The verifier's verdict (absent when the rollout failed before grading). */
+  verdict?: Verdict;
   stopReason: StopReason | 'infra-error';
   steps: number;
   decisions: Decision[];
@@ -86,8 +89,8 @@ export function agentInstruction(task: Task, ws: Workspace): string {
   return `${task.instruction.trim()}\n\nThe repository is at ${ws.runtime.workdir(ws.mounts)} . Run the tests with:\n    ${agentTestCommand(task, ws)}\n`;
 }
 
-/** The model works on the task in a fresh workspace; what it changed, and why it stopped. */
-export async function work(task: Task, model: Model, ctx: RolloutContext): Promise<{ diff: string; stopReason: StopReason; steps: number }> {
+/** The model works on the task in a fresh workspace; what it changed (or why the host refused to read it), and why it stopped. */
+export async function work(task: Task, model: Model, ctx: RolloutContext): Promise<{ change: AgentChange; stopReason: StopReason; steps: number }> {
   const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
   try {
     const res = await runAgent({
@@ -96,7 +99,11 @@ export async function work(task: Task, model: Model, ctx: RolloutContext): Promi
       ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
       limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
     });
-    return { diff: await ws.diff(), stopReason: res.stopReason, steps: res.steps };
+    const change = await ws.diff().catch((err: unknown) => {
+      if (err instanceof ChangeRefused) return { refused: { code: err.code, message: err.message } };
+      throw err;
+    });
+    return { change, stopReason: res.stopReason, steps: res.steps };
   } finally {
     ws.dispose();
   }
@@ -105,28 +112,29 @@ export async function work(task: Task, model: Model, ctx: RolloutContext): Promi
 export async function rollout(task: Task, model: Model & { decisions?: Decision[] }, ctx: RolloutContext): Promise<RolloutResult> {
   const t0 = performance.now();
   const base = { taskId: task.id, decisions: model.decisions ?? [], cached: false };
-  let diff: string;
+  let change: AgentChange;
   let stopReason: StopReason;
   let steps: number;
   try {
-    ({ diff, stopReason, steps } = await work(task, model, ctx));
+    ({ change, stopReason, steps } = await work(task, model, ctx));
   } catch (err) {
     return { ...base, reward: null, stopReason: 'infra-error', steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: (err as Error).message };
   }
   const v0 = performance.now();
-  const key = `${task.id}\0${createHash('sha256').update(acceptChanges(diff, task.env.spec.testPaths, task.hiddenFiles).patch).digest('hex')}`;
+  const accepted = typeof change === 'string' ? acceptChanges(change, task.env.spec.testPaths, task.hiddenFiles).patch : `refused:${change.refused.code}`;
+  const key = `${task.id}\0${createHash('sha256').update(accepted).digest('hex')}`;
   let report = ctx.verdicts?.get(key);
   const cached = Boolean(report);
   if (!report) {
     try {
-      report = await verify(task, diff, ctx);
+      report = await verify(task, change, ctx);
     } catch (err) {
       return { ...base, reward: null, stopReason: 'infra-error', steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: (err as Error).message };
     }
     if (report.reward !== null) ctx.verdicts?.set(key, report);
   }
   return {
-    ...base, reward: report.reward, stopReason, steps, cached,
+    ...base, reward: report.reward, verdict: report.verdict, stopReason, steps, cached,
     ms: performance.now() - t0, verifyMs: performance.now() - v0,
     ...(report.reason ? { reason: report.reason } : {}),
   };

@@ -35,6 +35,8 @@ export interface RunState {
   heldOut: HeldOutPoint[];
   /** Training groups of sampled batches and the degenerate among them; replay checks that held (regression.ts; absent in older states: 0). */
   groups: { total: number; degenerate: number; heldChecks?: number };
+  /** Rollouts the verifier judged tampering (the change forged or dodged the tests); absent in older states: 0. */
+  tampering?: number;
 }
 
 export function statePath(runDir: string): string {

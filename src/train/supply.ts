@@ -13,7 +13,7 @@ import { patchKey, type EnvValidator } from '../taskpilot/validate.js';
 import { deriveSeed } from '../util/rng.js';
 import { knobKey, OPERATOR_FAMILIES, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
 import { familiesFor } from '../taskpilot/procedural/index.js';
-import type { SyntaxLanguage } from '../taskpilot/syntax.js';
+import type { SyntaxLanguage } from '../util/syntax.js';
 
 export interface SupplyOptions {
   bankDir: string;

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Tool, ToolResult } from '../agent/tools/types.js';
 import { toolset } from '../agent/tools/index.js';
+import { ChangeRefused } from '../workspace/scan.js';
 
 export class TestRunCache {
   private readonly runs = new Map<string, ToolResult>();
@@ -23,7 +24,13 @@ export class TestRunCache {
       spec: bash.spec,
       run: async (args, ctx) => {
         if (args.command !== testCommand || args.timeout !== undefined) return bash.run(args, ctx);
-        const diff = await ctx.workspace.diff();
+        let diff: string;
+        try {
+          diff = await ctx.workspace.diff();
+        } catch (err) {
+          if (err instanceof ChangeRefused) return bash.run(args, ctx); // a tree the host will not diff is not cached
+          throw err;
+        }
         const key = createHash('sha256').update(taskId).update('\0').update(testCommand).update('\0').update(diff).digest('hex');
         const hit = this.runs.get(key);
         if (hit) {

@@ -80,6 +80,8 @@ export interface StepMetrics {
   nonDegenerate: number;
   nonDegenerateShare: number;
   infraFailures: number;
+  /** Rollouts of the step (its groups and probes) judged tampering by the verifier: how often the policy tries to forge. */
+  tampering: number;
   poolHistogram: number[];
   poolCounts: Record<string, number>;
   yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
@@ -317,6 +319,8 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     // construction); checks that held are not groups.
     const batchFigures = batchStats([...results.values()]);
     const nonDegenerate = nonDegenerateCount(groupsOf(groupIds));
+    const tampering = [...results.values(), ...probeGroups].flat().filter((r) => r.verdict === 'tampering').length;
+    state.tampering = (state.tampering ?? 0) + tampering;
     state.groups.total += groupIds.length;
     state.groups.degenerate += groupIds.length - nonDegenerate;
     state.groups.heldChecks = (state.groups.heldChecks ?? 0) + heldChecks.size;
@@ -339,7 +343,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     const metrics: StepMetrics = {
       step, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward: batchFigures.meanReward,
       groups: groupIds.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null, heldChecks.has(id))), nonDegenerate, nonDegenerateShare: groupIds.length ? nonDegenerate / groupIds.length : 1,
-      heldChecks: heldChecks.size, probeGroups: probeGroups.length, extended: [...extended.values()].reduce((a, b) => a + b, 0), reestimated, infraFailures: batchFigures.infraFailures,
+      heldChecks: heldChecks.size, probeGroups: probeGroups.length, extended: [...extended.values()].reduce((a, b) => a + b, 0), reestimated, infraFailures: batchFigures.infraFailures, tampering,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
       ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],

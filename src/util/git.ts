@@ -1,6 +1,9 @@
 // Git as FrogNano itself runs it: no user or system config, fixed identity and
 // dates (so the same tree always gives the same commit), no prompts, no hooks.
-import { execFile } from 'node:child_process';
+// Every call has a time limit and an output cap: git also runs on work trees
+// that sandboxed code wrote, where a planted FIFO or a huge file must not
+// stall or flood the host.
+import { runProcess } from './process.js';
 
 export interface GitOptions {
   /** A git directory outside the work tree, which the sandboxed code cannot touch. */
@@ -8,6 +11,32 @@ export interface GitOptions {
   workTree?: string;
   cwd?: string;
   input?: string;
+  /** Killed past this (default 120 s). */
+  timeoutMs?: number;
+  /** stdout plus stderr past this is an error, GitOutputTooLarge (default 256 MiB). */
+  maxOutputBytes?: number;
+}
+
+/** Git ran past the caller's time limit: the call was killed. */
+export class GitTimeout extends Error {
+  constructor(
+    readonly args: string[],
+    readonly timeoutMs: number,
+  ) {
+    super(`git ${args[0]} took longer than ${Math.round(timeoutMs / 1000)} s and was killed`);
+    this.name = 'GitTimeout';
+  }
+}
+
+/** Git printed more than the caller's cap: the call was killed. */
+export class GitOutputTooLarge extends Error {
+  constructor(
+    readonly args: string[],
+    readonly limit: number,
+  ) {
+    super(`git ${args[0]} printed more than ${limit} bytes and was stopped`);
+    this.name = 'GitOutputTooLarge';
+  }
 }
 
 const GIT_ENV = {
@@ -25,25 +54,23 @@ const GIT_ENV = {
 // Work trees are owned by sandbox uids; their config must never run programs.
 const SAFE = ['-c', 'safe.directory=*', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'];
 
-export function git(args: string[], opts: GitOptions = {}): Promise<string> {
+export async function git(args: string[], opts: GitOptions = {}): Promise<string> {
   const pre = [...SAFE];
   if (opts.gitDir) pre.push(`--git-dir=${opts.gitDir}`);
   if (opts.workTree) pre.push(`--work-tree=${opts.workTree}`);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      [...pre, ...args],
-      {
-        cwd: opts.cwd ?? opts.workTree ?? process.cwd(),
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', ...GIT_ENV },
-        maxBuffer: 256 * 1024 * 1024,
-        encoding: 'utf8',
-      },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`git ${args.join(' ')} failed: ${stderr.trim() || err.message}`));
-        else resolve(stdout);
-      },
-    );
-    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const limit = opts.maxOutputBytes ?? 256 * 1024 * 1024;
+  const res = await runProcess({
+    argv: ['git', ...pre, ...args],
+    cwd: opts.cwd ?? opts.workTree ?? process.cwd(),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', ...GIT_ENV },
+    timeoutMs,
+    maxOutputBytes: limit,
+    ...(opts.input !== undefined ? { stdin: opts.input } : {}),
   });
+  if (res.spawnError) throw new Error(`git could not be started: ${res.spawnError}`);
+  if (res.timedOut) throw new GitTimeout(args, timeoutMs);
+  if (res.outputLimited) throw new GitOutputTooLarge(args, limit);
+  if (res.exitCode !== 0) throw new Error(`git ${args.join(' ')} failed: ${res.stderr.trim() || `exit ${res.exitCode ?? res.signal}`}`);
+  return res.stdout;
 }

@@ -23,6 +23,8 @@ export interface AcceptedChanges {
   patch: string;
   files: string[];
   dropped: DroppedChange[];
+  /** Kept files whose change is binary: a change the verifier refuses. */
+  binary: string[];
 }
 
 /** Why a path may not be changed by the agent, or null when it may. */
@@ -69,6 +71,7 @@ export function acceptChanges(diff: string, testPaths: string[], hiddenFiles: st
   const kept: string[] = [];
   const files: string[] = [];
   const dropped: DroppedChange[] = [];
+  const binary: string[] = [];
   for (const section of sections) {
     const paths = sectionPaths(section);
     const name = paths.find((p): p is string => !!p) ?? '(unreadable path)';
@@ -80,7 +83,8 @@ export function acceptChanges(diff: string, testPaths: string[], hiddenFiles: st
     else {
       kept.push(section);
       if (!files.includes(name)) files.push(name);
+      if (/^(?:GIT binary patch|Binary files .* differ)$/m.test(section)) binary.push(name);
     }
   }
-  return { patch: kept.join(''), files, dropped };
+  return { patch: kept.join(''), files, dropped, binary };
 }

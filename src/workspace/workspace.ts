@@ -10,9 +10,10 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { git } from '../util/git.js';
+import { git, GitOutputTooLarge, GitTimeout } from '../util/git.js';
 import type { ExecRequest, ExecResult, Mounts, Runtime } from '../runtime/types.js';
 import { sweepOrphans, track, untrack } from './cleanup.js';
+import { ChangeRefused, scanTree } from './scan.js';
 
 const run = promisify(execFile);
 
@@ -27,7 +28,18 @@ export interface WorkspaceOptions {
   patch?: string;
   /** Files removed before the commit (e.g. hidden tests), relative to the root. */
   removeFiles?: string[];
+  /**
+   * Last changes to the work tree before its single commit and before it is
+   * handed to the sandbox's uid, so what it writes looks like the rest (e.g.
+   * the verifier's graded layout); `apply` applies a patch with git.
+   */
+  prepare?: (tree: { root: string; apply: (patch: string) => Promise<void> }) => Promise<void> | void;
 }
+
+/** Bytes of an agent's change the host reads; a larger change is refused. */
+export const MAX_CHANGE_BYTES = 8 * 1024 * 1024;
+/** Time for each host-side git call on an agent's tree. */
+export const DIFF_TIMEOUT_MS = 60_000;
 
 let counter = 0;
 let swept = false;
@@ -84,6 +96,7 @@ export class Workspace {
       const ws = { gitDir, workTree: root };
       if (opts.patch) await git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: opts.patch });
       for (const rel of opts.removeFiles ?? []) rmSync(join(root, rel), { force: true });
+      await opts.prepare?.({ root, apply: (patch) => git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: patch }).then(() => undefined) });
       await git(['add', '-A'], ws);
       await git(['commit', '-q', '--no-verify', '--no-gpg-sign', '--allow-empty', '-m', 'workspace'], ws);
       // The sandbox sees its own copy of that one commit as repo/.git.
@@ -108,11 +121,21 @@ export class Workspace {
   /**
    * The change from the workspace's commit to the current files, as a git
    * patch. Computed with FrogNano's own git dir, so commits or history
-   * rewritten inside the sandbox cannot hide a change.
+   * rewritten inside the sandbox cannot hide a change. The tree is checked
+   * first (scan.ts) and git is bounded in time and output: a tree or change
+   * the host will not read throws ChangeRefused, the agent's own failure.
    */
   async diff(): Promise<string> {
-    await git(['add', '-A'], this.trusted);
-    return git(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], this.trusted);
+    scanTree(this.root, this.layerPaths);
+    const bounded = { ...this.trusted, timeoutMs: DIFF_TIMEOUT_MS };
+    try {
+      await git(['add', '-A'], bounded);
+      return await git(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], { ...bounded, maxOutputBytes: MAX_CHANGE_BYTES });
+    } catch (err) {
+      if (err instanceof GitOutputTooLarge) throw new ChangeRefused('too-large', `the change is larger than ${MAX_CHANGE_BYTES} bytes`);
+      if (err instanceof GitTimeout) throw new ChangeRefused('diff-timeout', `the workspace could not be diffed within ${DIFF_TIMEOUT_MS / 1000} s`);
+      throw err;
+    }
   }
 
   /** Back to the workspace's commit: changes undone, new files removed. */

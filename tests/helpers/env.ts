@@ -9,6 +9,9 @@ const here = new URL('.', import.meta.url);
 for (const f of readdirSync(here).filter((f) => f.endsWith('.test.js')).sort()) await import(new URL(f, here).href);
 `;
 
+/** node:test's TAP to stdout (what the agent sees) and to the report file (what grading reads), as the starters run it. */
+export const NODE_TAP = ['node', '--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination={report}'];
+
 /** node:test cases: name → body (a statement that throws to fail). */
 export function nodeTests(cases: Record<string, string>, suite = 'toy'): string {
   const body = Object.entries(cases)
@@ -30,7 +33,7 @@ export function makeJsEnv(files: Record<string, string>, overrides: Record<strin
     name,
     language: 'javascript',
     source: { path: 'repo' },
-    test: { command: ['node', '--test-reporter=tap', 'tests/run-all.js'], report: { format: 'tap', from: 'stdout' } },
+    test: { command: [...NODE_TAP, 'tests/run-all.js'], report: { format: 'tap', from: 'file' } },
     testPaths: ['tests/**'],
     timeoutSec: 30,
     ...overrides,

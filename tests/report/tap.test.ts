@@ -55,3 +55,14 @@ describe('TAP parser (node:test output)', () => {
     assert.throws(() => parseTap('Error: cannot find module\n    at x (y.js:1:1)'), /not a TAP report/);
   });
 });
+
+describe('TAP parser (tape output)', () => {
+  it('names each test by its "# name" comment, not by its assertions, so ids carry no assertion numbering', () => {
+    const { tests } = parseTap(fixture('reports/tape.txt'));
+    assert.deepEqual(
+      tests.map((t) => [t.id, t.status]),
+      [['add sums', 'failed'], ['mul multiplies', 'passed'], ['add sums [2]', 'passed']],
+    );
+    assert.equal(tests[0]!.message, 'should be strictly equal');
+  });
+});

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { operatorsFor } from '../../src/taskpilot/procedural/index.js';
 import { applyAt } from '../../src/taskpilot/procedural/generate.js';
-import { parse, parsesCleanly, type SyntaxLanguage } from '../../src/taskpilot/syntax.js';
+import { parse, parsesCleanly, type SyntaxLanguage } from '../../src/util/syntax.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { rng } from '../../src/util/rng.js';
 import { tempDir } from '../helpers/workspace.js';

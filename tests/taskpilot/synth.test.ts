@@ -6,7 +6,7 @@ import { buildEnvironment } from '../../src/env/build.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../../src/task/formats.js';
 import { readTask, readTasks } from '../../src/task/io.js';
-import { agentWorkspace } from '../../src/task/resolve.js';
+import { agentWorkspace } from '../../src/grading/agent-view.js';
 import type { Task } from '../../src/task/task.js';
 import { reversePatch, revalidate } from '../../src/taskpilot/revalidate.js';
 import { synthesize, type SynthStats } from '../../src/taskpilot/synth.js';

@@ -44,7 +44,7 @@ describe('reach of a task from the agent\'s opening (JavaScript toy task)', () =
 
   it('the opening stops before any edit, with the candidates of the files read', async () => {
     const { agent, res } = await opening(new LinearPolicy());
-    assert.equal(res.diff, '', 'nothing changed');
+    assert.equal(res.change, '', 'nothing changed');
     assert.equal(agent.decisions.length, 0);
     assert.ok(agent.opening && agent.opening.cands.length >= 2 && agent.opening.feats.length === agent.opening.cands.length);
     const fix = fixIndices(agent.opening, t.task.fixPatch)!;

@@ -3,8 +3,9 @@
 // code would block the host forever). Writes open with O_NOFOLLOW, so a
 // symlink swapped in after resolution is not followed, and hand new files
 // and directories to the sandbox's uid so its commands can change them too.
-import { chownSync, closeSync, constants, fchownSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { chownSync, closeSync, constants, fchownSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { BoundedReadError, readBounded } from '../../util/bounded-read.js';
 import { ToolError } from './define.js';
 import type { ToolContext } from './types.js';
 
@@ -17,36 +18,24 @@ function sandboxOwner(ctx: ToolContext): number | undefined {
 
 /** Reads a regular file as UTF-8; `shown` names it in errors. */
 export function readRegularFile(host: string, shown: string, maxBytes = MAX_READ_BYTES): string {
-  let fd: number;
+  let data: Buffer;
   try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is rejected below.
-    fd = openSync(host, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    data = readBounded(host, maxBytes);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ToolError(`${shown} does not exist`);
-    if (code === 'EISDIR') throw new ToolError(`${shown} is a directory, not a file (use Glob or Bash ls to list it)`);
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (st.isDirectory()) throw new ToolError(`${shown} is a directory, not a file (use Glob or Bash ls to list it)`);
-    if (!st.isFile()) throw new ToolError(`${shown} is not a regular file`);
-    if (st.size > maxBytes) {
-      throw new ToolError(`${shown} is ${st.size} bytes, more than the ${maxBytes} this tool reads; use Bash (head, sed -n, grep) instead`);
+    if (!(err instanceof BoundedReadError)) throw err;
+    switch (err.problem) {
+      case 'missing':
+        throw new ToolError(`${shown} does not exist`);
+      case 'directory':
+        throw new ToolError(`${shown} is a directory, not a file (use Glob or Bash ls to list it)`);
+      case 'not-regular':
+        throw new ToolError(`${shown} is not a regular file`);
+      case 'too-large':
+        throw new ToolError(`${shown} is ${err.size} bytes, more than the ${maxBytes} this tool reads; use Bash (head, sed -n, grep) instead`);
     }
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, buf, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    const data = buf.subarray(0, got);
-    if (data.subarray(0, 8192).includes(0)) throw new ToolError(`${shown} is a binary file (${got} bytes)`);
-    return data.toString('utf8');
-  } finally {
-    closeSync(fd);
   }
+  if (data.subarray(0, 8192).includes(0)) throw new ToolError(`${shown} is a binary file (${data.length} bytes)`);
+  return data.toString('utf8');
 }
 
 export function isDirectory(host: string): boolean {

@@ -1,5 +1,5 @@
 // Python class operators: remove a base class, remove a method.
-import type { Node } from '../syntax.js';
+import type { Node } from '../../util/syntax.js';
 import { nodesOfType, pick, removeStatement } from './edits.js';
 import type { Operator } from './types.js';
 

@@ -1,5 +1,5 @@
 // Control-flow operators: invert an if/else, shuffle independent statements.
-import type { Node } from '../syntax.js';
+import type { Node } from '../../util/syntax.js';
 import { containsJump, nodesOfType, pick, swapEdit } from './edits.js';
 import { ALL, type Operator } from './types.js';
 

@@ -1,7 +1,7 @@
 // Shared helpers for operators: picking, swapping texts, and removing whole
 // statements without disturbing the rest of the file's formatting.
-import type { Node } from '../syntax.js';
-import { descendants } from '../syntax.js';
+import type { Node } from '../../util/syntax.js';
+import { descendants } from '../../util/syntax.js';
 import type { Edit } from './types.js';
 
 export function pick<T>(items: T[], rng: () => number): T | undefined {

@@ -3,7 +3,7 @@
 import { fileDiff } from '../../util/diff.js';
 import { deriveSeed, rng } from '../../util/rng.js';
 import type { SourceFile } from '../sources.js';
-import { parse, parsesCleanly, type Node } from '../syntax.js';
+import { parse, parsesCleanly, type Node } from '../../util/syntax.js';
 import { operatorsFor, type Family, type Operator } from './index.js';
 
 /** Where and how a bug was made: recorded in the task's provenance. */

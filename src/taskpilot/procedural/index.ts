@@ -1,4 +1,4 @@
-import type { SyntaxLanguage } from '../syntax.js';
+import type { SyntaxLanguage } from '../../util/syntax.js';
 import { classRmBase, classRmFuncs } from './classes.js';
 import { ctrlInvertIf, ctrlShuffle } from './control.js';
 import { argSwap, augAssignSwap, opBreakChains, opChange, opChangeConst, opFlip, opSwap, removeTernary, ternarySwap } from './operations.js';

@@ -2,7 +2,7 @@
 // comparison or boolean operator, swap operands, drop part of a chain, and
 // move an integer constant by one. JS/TS also: augmented-assignment swap,
 // ternary swap, argument swap, remove a ternary.
-import type { Node } from '../syntax.js';
+import type { Node } from '../../util/syntax.js';
 import { nodesOfType, operatorToken, pick, swapEdit } from './edits.js';
 import { ALL, JS_LIKE, type Operator } from './types.js';
 

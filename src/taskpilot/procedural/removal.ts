@@ -1,5 +1,5 @@
 // Removal operators: a loop, a condition, an assignment, a try/with wrapper.
-import type { Node } from '../syntax.js';
+import type { Node } from '../../util/syntax.js';
 import { dedent, indentOf, nodesOfType, removeStatement } from './edits.js';
 import { ALL, type Operator } from './types.js';
 

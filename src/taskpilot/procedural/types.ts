@@ -1,4 +1,4 @@
-import type { Node, SyntaxLanguage } from '../syntax.js';
+import type { Node, SyntaxLanguage } from '../../util/syntax.js';
 
 export type Family = 'operations' | 'control' | 'removal' | 'class' | 'llm';
 

@@ -1,0 +1,67 @@
+// The project's test files as they are in an environment's snapshot, parsed
+// once per process: pytest and Jest ids name their file, TAP ids (suite
+// paths) may come from any JavaScript or TypeScript file under the test paths.
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import type { EnvironmentSpec } from '../../env/spec.js';
+import { matchesAny } from '../../util/glob.js';
+import { languageOf } from '../../util/syntax.js';
+import { idStyle, readTestFile, type TestFile } from './defs.js';
+
+/** Bounds on what is read: test files are the project's, but a repository can be large. */
+export const MAX_TEST_FILES = 400;
+export const MAX_TEST_FILE_BYTES = 1024 * 1024;
+
+const SKIP = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'dist', 'build']);
+const parsed = new Map<string, Promise<TestFile | null>>();
+
+function readOne(snapshot: string, rel: string): Promise<TestFile | null> {
+  const key = `${snapshot}\0${rel}`;
+  let p = parsed.get(key);
+  if (!p) {
+    if (parsed.size > 5000) parsed.clear();
+    p = (async () => {
+      const path = join(snapshot, rel);
+      const st = lstatSync(path, { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size > MAX_TEST_FILE_BYTES) return null;
+      return readTestFile(rel, readFileSync(path, 'utf8'));
+    })();
+    parsed.set(key, p);
+  }
+  return p;
+}
+
+/** Files under the spec's test paths that `keep` accepts, in path order, at most `max`. */
+function testPathFiles(snapshot: string, spec: EnvironmentSpec, keep: (rel: string) => boolean, max: number): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(snapshot, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (out.length >= max) return;
+      const path = rel ? posix.join(rel, e.name) : e.name;
+      if (e.isDirectory()) {
+        if (!SKIP.has(e.name) && !spec.layer.includes(path)) walk(path);
+      } else if (matchesAny(path, spec.testPaths) && keep(path)) out.push(path);
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** Every file under the test paths: names a new test file must not take. */
+export function testPathsInUse(snapshot: string, spec: EnvironmentSpec): Set<string> {
+  return new Set(testPathFiles(snapshot, spec, () => true, 50_000));
+}
+
+/** The parsed test files that can define `ids`. */
+export async function projectTestFiles(snapshot: string, spec: EnvironmentSpec, ids: readonly string[]): Promise<TestFile[]> {
+  const style = idStyle(spec.test.report.format);
+  const rels =
+    style === 'pytest'
+      ? ids.map((id) => id.split('::')[0]!)
+      : style === 'jest'
+        ? ids.map((id) => id.split(' > ')[0]!)
+        : testPathFiles(snapshot, spec, (rel) => languageOf(rel) !== null, MAX_TEST_FILES);
+  const unique = [...new Set(rels)].filter((r) => r && !r.startsWith('/') && !r.split('/').includes('..')).slice(0, MAX_TEST_FILES);
+  const files = await Promise.all(unique.map((rel) => readOne(snapshot, rel)));
+  return files.filter((f): f is TestFile => f !== null);
+}
