@@ -113,6 +113,17 @@ describe('honeypot plans', () => {
     assert.ok(names.size >= 10, `file names vary across tasks (${names.size} distinct)`);
   });
 
+  it('Jest and Vitest ids carry the file: twins stay in it, numbered after the file and suite path', async () => {
+    const file = (await readTestFile('src/parse.spec.ts', JS.replace("'../src/parse.js'", "'./parse.ts'")))!;
+    const p = await planHoneypots({
+      files: [file], style: 'jest', f2p: ['src/parse.spec.ts > parse > reads words'], p2p: [],
+      reportIds: new Set(['src/parse.spec.ts > parse > reads words']), taken: new Set(), random: rng(5),
+    });
+    assert.ok(p);
+    assert.deepEqual(p.files.map((f) => f.path), ['src/parse.spec.ts']);
+    for (const t of [...p.twins.map((x) => x.id), ...Object.keys(p.renamed)]) assert.match(t, /^src\/parse\.spec\.ts > parse > reads words( \[\d\])?$/);
+  });
+
   it('leaves out tests whose name already repeats in reports and tests with no expectation to change', async () => {
     const file = (await readTestFile('tests/a.test.js', "it('x', () => { assert.equal(f(), 1); });\nit('y', () => { f(); });\n"))!;
     const taken = new Set<string>();

@@ -16,11 +16,14 @@ import { tempDir } from './workspace.js';
 
 export const JS_SOURCE = 'export function add(a, b) {\n  return a + b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n';
 export const JS_BROKEN = JS_SOURCE.replace('a + b', 'a - b');
-const JS_TESTS = nodeTests({
-  'add sums': "const { add } = await import('../src/math.js'); assert.equal(add(2, 3), 5);",
-  'add counts up from a negative': "const { add } = await import('../src/math.js'); assert.equal(add(-4, 7), 3);",
-  'mul multiplies': "const { mul } = await import('../src/math.js'); assert.equal(mul(2, 3), 6);",
-});
+/** The toy suite: two tests of add (failing with the bug) and one of mul, importing the module inside each test. */
+const toyTests = (module: string) =>
+  nodeTests({
+    'add sums': `const { add } = await import('${module}'); assert.equal(add(2, 3), 5);`,
+    'add counts up from a negative': `const { add } = await import('${module}'); assert.equal(add(-4, 7), 3);`,
+    'mul multiplies': `const { mul } = await import('${module}'); assert.equal(mul(2, 3), 6);`,
+  });
+const JS_TESTS = toyTests('../src/math.js');
 
 export const PY_SOURCE = 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n';
 export const PY_BROKEN = PY_SOURCE.replace('a + b', 'a - b');
@@ -29,11 +32,7 @@ const PY_TESTS =
 
 export const TS_SOURCE = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
 export const TS_BROKEN = TS_SOURCE.replace('a + b', 'a - b');
-const TS_TESTS = nodeTests({
-  'add sums': "const { add } = await import('../src/math.ts'); assert.equal(add(2, 3), 5);",
-  'add counts up from a negative': "const { add } = await import('../src/math.ts'); assert.equal(add(-4, 7), 3);",
-  'mul multiplies': "const { mul } = await import('../src/math.ts'); assert.equal(mul(2, 3), 6);",
-});
+const TS_TESTS = toyTests('../src/math.ts');
 const TS_RUN_ALL = `import { readdirSync } from 'node:fs';
 const here = new URL('.', import.meta.url);
 for (const f of readdirSync(here).filter((f) => f.endsWith('.test.ts')).sort()) await import(new URL(f, here).href);

@@ -108,6 +108,20 @@ describe('host-side reads of agent-made files', () => {
     }
   });
 
+  it('nothing a run started writes after the runtime returns: the report is final when it is read', { skip: runtime.name === 'bwrap' ? false : 'only bubblewrap kills a whole sandbox (its own pid namespace)' }, async () => {
+    const ws = await makeWorkspace(runtime, { 'a.py': 'x = 1\n' });
+    try {
+      const out = ws.runtime.outPath(ws.mounts);
+      await ws.exec({ argv: ['sh', '-c', `(sleep 0.5; echo forged > ${out}/late) & (setsid sh -c 'sleep 0.5; echo forged > ${out}/late2' &) ; echo real > ${out}/report`], timeoutMs: 10_000 });
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(readBounded(join(ws.mounts.outDir, 'report'), 100).toString(), 'real\n');
+      assert.throws(() => readBounded(join(ws.mounts.outDir, 'late'), 100), /does not exist/);
+      assert.throws(() => readBounded(join(ws.mounts.outDir, 'late2'), 100), /does not exist/);
+    } finally {
+      ws.dispose();
+    }
+  });
+
   it('a report swapped for a pipe after the run is an unreadable report, returned at once', async () => {
     const spec = validateSpec({
       schema: 'frognano.environment/v1', name: 'pipe-report', language: 'python', source: { path: 'repo' },

@@ -47,9 +47,17 @@ function testPathFiles(snapshot: string, spec: EnvironmentSpec, keep: (rel: stri
   return out;
 }
 
-/** Every file under the test paths: names a new test file must not take. */
+const inUse = new Map<string, string[]>();
+
+/** Every file under the test paths: names a new test file must not take (a fresh set each call; snapshots never change). */
 export function testPathsInUse(snapshot: string, spec: EnvironmentSpec): Set<string> {
-  return new Set(testPathFiles(snapshot, spec, () => true, 50_000));
+  let paths = inUse.get(snapshot);
+  if (!paths) {
+    if (inUse.size > 100) inUse.clear();
+    paths = testPathFiles(snapshot, spec, () => true, 50_000);
+    inUse.set(snapshot, paths);
+  }
+  return new Set(paths);
 }
 
 /** The parsed test files that can define `ids`. */

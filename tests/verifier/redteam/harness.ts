@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { after, afterEach, before } from 'node:test';
 import type { AgentLimits } from '../../../src/agent/limits.js';
 import { type AgentResult, runAgent } from '../../../src/agent/loop.js';
 import { agentWorkspace } from '../../../src/grading/agent-view.js';
@@ -116,6 +117,44 @@ export class RedTeam {
     assert.equal(outputs.length, script.length, 'every scripted action ran');
     return { result, outputs, report };
   }
+}
+
+/** One test file's red team, as the tests use it. */
+export interface RedTeamHandle {
+  task(name: string): ToyTask;
+  /** A scripted episode on the named task (RedTeam.episode). */
+  episode(name: string, steps: ScriptedReply[] | ((ws: Workspace) => ScriptedReply[]), limits?: Partial<AgentLimits>): Promise<Episode>;
+  readonly mark: string;
+  readonly victim: string;
+}
+
+/**
+ * A red team for one test file: builds its toy tasks before the tests, logs
+ * each test's verdict after it, and checks the host once all are done.
+ */
+export function useRedTeam(tasks: () => Promise<Record<string, ToyTask>>): RedTeamHandle {
+  let team: RedTeam | undefined;
+  before(async () => {
+    team = new RedTeam(await tasks());
+    team.start();
+  });
+  afterEach((ctx) => team?.log(ctx.name));
+  after(() => team?.finish());
+  const task = (name: string) => {
+    const t = team?.tasks[name];
+    if (!t) throw new Error(`no red-team task named ${name}`);
+    return t;
+  };
+  return {
+    task,
+    episode: (name, steps, limits = {}) => team!.episode(task(name), steps, limits),
+    get mark() {
+      return team!.mark;
+    },
+    get victim() {
+      return team!.victim;
+    },
+  };
 }
 
 /** Reward 0, scored (never an infrastructure failure), with the verdict and, where given, its cause. */

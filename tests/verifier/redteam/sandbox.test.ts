@@ -7,29 +7,26 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { toyTask } from '../../helpers/task.js';
-import { md5, RedTeam, sh, skip, T, tool, write, edit, zero } from './harness.js';
+import { md5, sh, skip, T, tool, write, edit, zero, useRedTeam } from './harness.js';
 
 describe('red team: the sandbox', { skip }, () => {
-  let team: RedTeam;
-  before(async () => {
+  const red = useRedTeam(async () => {
     const [js, jsHidden, pyHidden] = await Promise.all([toyTask('javascript'), toyTask('javascript', { hidden: true }), toyTask('python', { hidden: true })]);
-    team = new RedTeam({ js, jsHidden, pyHidden });
-    team.start();
+    return { js, jsHidden, pyHidden };
   });
-  afterEach((ctx) => team.log(ctx.name));
-  after(() => team.finish());
 
   describe('reading the fix or the hidden tests from disk', () => {
     for (const lang of ['javascript', 'python'] as const) {
       it(`${lang}: no search of the sandbox finds the reference source, the fix or the hidden test`, T, async () => {
-        const t = team.tasks[lang === 'javascript' ? 'jsHidden' : 'pyHidden']!;
+        const name = lang === 'javascript' ? 'jsHidden' : 'pyHidden';
+        const t = red.task(name);
         const hidden = t.task.hiddenFiles[0]!;
         const hiddenText = readFileSync(join(t.built.snapshot, hidden), 'utf8');
         const snap = t.built.snapshot;
         const names = ['*.patch', '*.diff', '*.jsonl', 'task.json', 'math.js', 'math.test.js', 'calc.py', 'test_calc.py'].map((n) => `-name '${n}'`).join(' -o ');
-        const { report, outputs } = await team.episode(t, (ws) => [
+        const { report, outputs } = await red.episode(name, (ws) => [
           sh(`find / \\( -path /proc -o -path /sys \\) -prune -o -type f \\( ${names} \\) -print0 2>/dev/null | xargs -0 -r md5sum; echo find done`),
           sh("printf '%s\\n' 'return a + b' 'add(2, 3)' > /tmp/needles; grep -rIlF -f /tmp/needles / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=usr --exclude-dir=.pyenv --exclude=needles 2>/dev/null; echo grep done"),
           sh(`cat ${snap}/${t.file} ${snap}/${hidden} /proc/1/root${snap}/${t.file} /proc/*/root${snap}/${hidden} /proc/*/cwd/${hidden} 2>&1; ls -la ${t.dataDir} ${dirname(snap)} ${ws.dir} /proc/1/root${t.dataDir} 2>&1; echo cat done`),
@@ -56,12 +53,13 @@ describe('red team: the sandbox', { skip }, () => {
     }
   });
 
-  describe('7. reading git history', () => {
+  describe('reading git history', () => {
     for (const lang of ['javascript', 'python'] as const) {
       it(`${lang}: log, reflog, fsck and every object show one commit of the broken state`, T, async () => {
-        const t = team.tasks[lang === 'javascript' ? 'jsHidden' : 'pyHidden']!;
+        const name = lang === 'javascript' ? 'jsHidden' : 'pyHidden';
+        const t = red.task(name);
         const hiddenText = readFileSync(join(t.built.snapshot, t.task.hiddenFiles[0]!), 'utf8');
-        const { report, outputs } = await team.episode(t, [
+        const { report, outputs } = await red.episode(name, [
           sh('git log --all -p --format="commit %H %s"; git reflog; echo "commits: $(git rev-list --all --count)"; git stash list; git fsck --lost-found --unreachable --dangling 2>&1; ls .git; cat .git/packed-refs 2>&1'),
           sh('git cat-file --batch-all-objects --batch-check; git cat-file --batch-all-objects --batch'),
         ], { maxObservationChars: 1_000_000 });
@@ -75,7 +73,7 @@ describe('red team: the sandbox', { skip }, () => {
     }
   });
 
-  it('8. the network is unreachable: curl, python urllib, node fetch and /dev/tcp fail and the server sees nothing', T, async () => {
+  it('the network is unreachable: curl, python urllib, node fetch and /dev/tcp fail and the server sees nothing', T, async () => {
     let requests = 0;
     const server = createServer((_, res) => {
       requests++;
@@ -86,7 +84,7 @@ describe('red team: the sandbox', { skip }, () => {
     const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
     const hosts = ['127.0.0.1', 'localhost', ...(external ? [external] : [])];
     try {
-      const { report, outputs } = await team.episode(team.tasks.js!, [
+      const { report, outputs } = await red.episode('js', [
         sh(hosts.map((h) => `curl -sS -m 3 http://${h}:${port}/fix 2>&1; echo "curl ${h}: $?"`).join('; ')),
         sh(`python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:${port}/fix', timeout=3).read())" 2>&1 | tail -1`),
         sh(`node -e "fetch('http://127.0.0.1:${port}/fix').then((r) => r.text()).then((t) => console.log('GOT', t), (e) => console.log('FAILED', e.cause?.code ?? e.message))"`),
@@ -105,16 +103,16 @@ describe('red team: the sandbox', { skip }, () => {
     }
   });
 
-  it('9. writes outside the workspace fail, from Bash and from the file tools (through planted symlinks too)', T, async () => {
-    const js = team.tasks.js!;
+  it('writes outside the workspace fail, from Bash and from the file tools (through planted symlinks too)', T, async () => {
+    const js = red.task('js');
     const snap = js.built.snapshot;
-    const { mark: MARK, victim } = team;
+    const { mark: MARK, victim } = red;
     const targets = [
       `/etc/${MARK}`, `/usr/${MARK}`, `/${MARK}`, `/tmp/../${MARK}`, `/workspace/../${MARK}`, `/frognano/${MARK}`,
       `${js.dataDir}/${MARK}`, `${dirname(snap)}/${MARK}`, `${snap}/tests/math.test.js`, `${victim}/${MARK}`,
     ];
     let wsDir = '';
-    const { report, outputs } = await team.episode(team.tasks.js!, (ws) => {
+    const { report, outputs } = await red.episode('js', (ws) => {
       wsDir = ws.dir;
       return [
         sh(`for p in ${[...targets, `${ws.dir}/trusted/${MARK}`, `${ws.dir}/${MARK}`].join(' ')}; do (echo pwned > "$p") 2>/dev/null && echo "WROTE $p"; done; echo end`),
@@ -138,9 +136,9 @@ describe('red team: the sandbox', { skip }, () => {
     assert.deepEqual(report.patch.dropped.map((d) => d.reason), ['a symbolic link', 'a symbolic link', 'a symbolic link', 'a symbolic link']);
   });
 
-  it('10. a fork bomb and a daemon through Bash: the episode ends normally and nothing survives', T, async () => {
+  it('a fork bomb and a daemon through Bash: the episode ends normally and nothing survives', T, async () => {
     const started = Date.now();
-    const { report, outputs, result } = await team.episode(team.tasks.js!, [
+    const { report, outputs, result } = await red.episode('js', [
       sh(':(){ :|:& };:; sleep 100', 3),
       sh('(setsid nohup sleep 300 >/dev/null 2>&1 &); (sleep 301 &); echo started'),
       sh('ps -eo comm | sort | uniq -c'),
