@@ -64,12 +64,19 @@ export async function checkedLayout(c: LayoutCheck): Promise<GradingLayout | nul
   const style = idStyle(spec.test.report.format);
   const random = rng(deriveSeed('grading', c.bugPatch));
   const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
-  const plan = await planHoneypots({ files, style, f2p: c.f2p, p2p: c.p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
+  const plan = (p2p: string[]) => planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
   const relocate = style === 'pytest';
   const bare: GradingLayout = { files: [], twins: [], renamed: {}, copies: [], relocate, repeats: [], words: projectWords(files) };
-  // With honeypots first; where they disturb the suite, the moves alone (pytest), then nothing.
-  const candidates = [...(plan ? [{ ...plan, relocate, repeats: [] }] : []), ...(relocate ? [bare] : [])];
-  for (const layout of candidates) {
+  // Honeypots first; where they disturb the suite, twins of the failing tests
+  // alone; then the moves alone (pytest); then nothing.
+  const layouts = async function* () {
+    for (const p2p of [c.p2p, []]) {
+      const p = await plan(p2p);
+      if (p) yield { ...p, relocate, repeats: [] };
+    }
+    if (relocate) yield bare;
+  };
+  for await (const layout of layouts()) {
     const broken = await gradedRun(c, layout, false, random);
     const fixed = broken && (await gradedRun(c, layout, true, random));
     if (!broken || !fixed || !behaves(c, broken.run, fixed.run)) continue;
