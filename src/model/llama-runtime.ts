@@ -1,23 +1,27 @@
 // What the embedded GGUF model needs before any weights are read: the
-// optional node-llama-cpp package (loaded on demand, with a clear error when
+// node-llama-cpp package, installed only on request (loaded on demand, with a clear error when
 // it is not installed) and a check that a --model-path is a GGUF file.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { UserError } from '../util/errors.js';
 
-export type NodeLlamaCpp = typeof import('node-llama-cpp');
+import type { NodeLlamaCpp } from './llama-api.js';
 
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';
+/** The package name in a variable: it is installed only on request, so the compiler must not resolve it. */
+export const NODE_LLAMA_CPP = 'node-llama-cpp';
+/** The one command that installs it, without changing package.json (a later `npm ci` removes it). */
+export const NODE_LLAMA_CPP_INSTALL = `npm install --no-save ${NODE_LLAMA_CPP}@${NODE_LLAMA_CPP_VERSION}`;
 
-/** node-llama-cpp, imported on first use; it is an optional dependency. */
-export async function loadNodeLlamaCpp(): Promise<NodeLlamaCpp> {
+/** node-llama-cpp, imported on first use; it is not installed by default. */
+export async function loadNodeLlamaCpp(name = NODE_LLAMA_CPP): Promise<NodeLlamaCpp> {
   try {
-    return await import('node-llama-cpp');
+    return (await import(name)) as NodeLlamaCpp;
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
       throw new UserError(
-        'the embedded GGUF model needs node-llama-cpp, which is not installed',
-        `install it with: npm install --save-optional --save-exact node-llama-cpp@${NODE_LLAMA_CPP_VERSION} (or serve the model with a chat server and pass --model NAME --base-url URL)`,
+        '--model-path (an embedded GGUF model) needs node-llama-cpp, which the default install leaves out (about 700 MB with its GPU binaries)',
+        `install it with: ${NODE_LLAMA_CPP_INSTALL} (or serve the model with a chat server and pass --model NAME --base-url URL)`,
       );
     }
     throw err;

@@ -5,9 +5,9 @@
 // token's log-probability. It has no native tool calling: the harness uses
 // its text protocol with it.
 import { basename } from 'node:path';
-import type { ChatHistoryItem, ChatWrapper, LlamaContext, LlamaContextSequence, LlamaModel, LlamaText, Llama, Token } from 'node-llama-cpp';
 import { UserError } from '../util/errors.js';
-import { checkGgufFile, loadNodeLlamaCpp, type NodeLlamaCpp } from './llama-runtime.js';
+import type { ChatHistoryItem, ChatWrapper, Llama, LlamaContext, LlamaContextSequence, LlamaModel, LlamaText, NodeLlamaCpp, Token } from './llama-api.js';
+import { checkGgufFile, loadNodeLlamaCpp } from './llama-runtime.js';
 import type { ChatMessage, Model, ModelTurn, TurnRequest } from './types.js';
 
 export interface GgufModelOptions {

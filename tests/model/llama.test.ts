@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GgufModel, splitReasoning } from '../../src/model/llama.js';
+import { loadNodeLlamaCpp, NODE_LLAMA_CPP, NODE_LLAMA_CPP_INSTALL } from '../../src/model/llama-runtime.js';
 import { UserError } from '../../src/util/errors.js';
 import { writeTinyLlama, type TinyVocab } from '../helpers/tiny-llama.js';
 
-// node-llama-cpp is an optional dependency: without it these tests skip and say why.
-const missing = await import('node-llama-cpp').then(() => undefined, (err: Error) => `node-llama-cpp is not installed (${err.message})`);
+// node-llama-cpp is installed only on request (.ci/run installs it): without it these tests skip and say why.
+const missing = await import(NODE_LLAMA_CPP).then(() => undefined, (err: Error) => `node-llama-cpp is not installed (${err.message})`);
 
 /** Decodes ids with the tiny vocabulary itself, special tokens included. */
 function decode(vocab: TinyVocab, ids: number[]): string {
@@ -106,6 +107,18 @@ describe('embedded GGUF model: bad --model-path', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('embedded GGUF model: runtime not installed', () => {
+  it('names the package and the one command that installs it', async () => {
+    // A package name that cannot be installed stands for node-llama-cpp being absent.
+    await assert.rejects(loadNodeLlamaCpp('frognano-absent-package'), (e: Error) => {
+      assert.ok(e instanceof UserError);
+      assert.match(e.message, /node-llama-cpp/);
+      assert.match(e.hint ?? '', new RegExp(NODE_LLAMA_CPP_INSTALL.replaceAll('.', '\\.')));
+      return true;
+    });
   });
 });
 
