@@ -11,14 +11,15 @@ import { CURRICULA, LEARNED_WEIGHTS, TRACKED_TASKS, TRAIN_DEFAULTS, type Curricu
 import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
 import { applicableFamilies } from '../train/supply.js';
 import { LinearPolicy } from '../policy/linear.js';
-import { MAX_ATTEMPTS } from '../policy/agent.js';
 import { loadState } from '../train/state.js';
-import { train, type TrainEvent } from '../train/trainer.js';
+import { train } from '../train/trainer.js';
 import { CREDIT_METHODS } from '../train/update.js';
 import { intFlag, numberFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
+import { rate } from '../util/stats.js';
+import { heldOutLines, heldOutRate, progressLine, RunClock, stopLine, type Shown } from './train-report.js';
 import type { CliContext } from './context.js';
 
 const D = TRAIN_DEFAULTS;
@@ -27,8 +28,9 @@ export const TRAIN_HELP = `Usage: frognano train [options]
 Train the embedded policy with RL on tasks TaskPilot synthesizes online at
 the frontier of learnability (pass rate between 0 and 1, aimed at --target).
 Held-out environments are never trained on; their solve rate is measured
-before, during and after training. Killed and rerun with the same --run, it
-resumes after the last finished step.
+before, during and after training. Killed, or stopped by its time limit, and
+rerun with the same --run, it resumes after the last finished step (--steps,
+--budget and --time-limit may change then; other settings may not).
 
   --run NAME           run name; state under <data-dir>/runs/NAME (default "default")
   --fresh              discard that run's state and start over
@@ -61,7 +63,8 @@ resumes after the last finished step.
   --target P           target pass rate (default ${D.target})
   --eval-tasks N       held-out tasks per held-out environment (default ${D.evalTasks})
   --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
-  --time-limit MIN     stop after the step that passes MIN minutes (default ${D.timeLimitMin}; 0 = none)`;
+  --time-limit MIN     stop after the step that passes MIN minutes of this invocation; rerun
+                       to continue (default ${D.timeLimitMin}; 0 = none)`;
 
 function list(v: unknown, fallback: string[]): string[] {
   return v === undefined ? fallback : String(v).split(',').map((s) => s.trim()).filter(Boolean);
@@ -98,11 +101,6 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   return cfg;
 }
 
-function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: TrainConfig, last: { reward: string; held: string; rollouts: number }): string {
-  const count = e.total ? ` ${e.done}/${e.total}` : '';
-  return `step ${e.step}/${cfg.steps} | rollouts ${last.rollouts}/${cfg.budget} | reward ${last.reward} | held-out ${last.held} | ${e.phase}${count}`;
-}
-
 export async function trainCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   const cfg = trainConfig(f);
@@ -126,7 +124,9 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const prior = loadState(runDir);
     // Settings added since the run was saved take their defaults (a run saved
     // before --families existed used every family).
-    if (prior && JSON.stringify({ ...D, families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>), timeLimitMin: 0 }) !== JSON.stringify({ ...D, ...cfg, timeLimitMin: 0 })) {
+    // The time limit, the step count and the budget may change on resume: they say how far to go, not how.
+    const how = (c: Partial<TrainConfig>) => JSON.stringify({ ...D, ...c, timeLimitMin: 0, steps: 0, budget: 0 });
+    if (prior && how({ families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>) }) !== how(cfg)) {
       throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
     }
     if (prior) {
@@ -138,28 +138,32 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       }
     }
     const progress = new Progress(Boolean(f.json));
-    const last = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };
-    const t0 = Date.now(); // step lines show the run's minutes, a resumed run's earlier ones included
+    const shown: Shown = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };
+    const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0);
     const state = await train(cfg, {
       envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
       onEvent: (e) => {
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
         if (e.kind === 'eval') {
-          last.held = `${(100 * e.solveRate).toFixed(0)}%`;
+          shown.held = heldOutRate(e);
           progress.done();
           const reach = e.reach === undefined ? '' : `, reach ${(100 * e.reach).toFixed(1)}%`;
-          ctx.err(`held-out solve rate at step ${e.step} (${e.rollouts} rollouts): ${(100 * e.solveRate).toFixed(1)}%${reach}`);
+          ctx.err(`held-out solve rate at step ${e.step} (${e.rollouts} rollouts): ${heldOutRate(e)}${reach}`);
         }
         if (e.kind === 'step') {
           const m = e.metrics;
-          last.reward = m.meanReward.toFixed(2);
-          last.rollouts = m.rollouts;
+          clock.stepDone();
+          shown.reward = m.meanReward.toFixed(2);
+          shown.rollouts = m.rollouts;
           progress.done();
           // An evaluated step's reach was printed with its solve rate just before.
           const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
-          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${((Date.now() - t0 + (prior?.elapsedMs ?? 0)) / 60000).toFixed(1)} min`);
+          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`);
         }
-        if (e.kind === 'phase') progress.update(progressLine(e, cfg, last));
+        if (e.kind === 'phase') {
+          if (e.rollouts !== undefined) shown.rollouts = e.rollouts;
+          progress.update(progressLine(e, cfg, shown, clock));
+        }
       },
     });
     progress.done();
@@ -167,22 +171,21 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const final = state.heldOut.at(-1);
     const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
     const summary = {
-      run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed,
+      run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed, stop: state.stop ?? null,
       heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null,
+      heldOutSolvedBefore: first?.solved ?? null, heldOutSolvedAfter: final?.solved ?? null, heldOutAttempts: final?.attempts ?? null,
       heldOutReachBefore: first?.reach ?? null, heldOutReachAfter: final?.reach ?? null, nonDegenerateShare: share, heldReplayChecks: state.groups.heldChecks ?? 0,
       tampering: state.tampering ?? 0,
       minutes: state.elapsedMs / 60000, checkpoint: join(runDir, 'policy.json'), metrics: join(runDir, 'metrics.jsonl'),
     };
     if (f.json) ctx.out(JSON.stringify(summary, null, 2));
     else {
-      const pct = (x: number | null | undefined) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
-      ctx.out(`trained ${state.step} steps, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`);
-      ctx.out(`held-out solve rate: ${pct(summary.heldOutBefore)} untrained -> ${pct(summary.heldOutAfter)} trained (${cfg.heldOut.join(', ')})`);
-      if (summary.heldOutReachAfter !== null) {
-        ctx.out(`held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(summary.heldOutReachBefore)} untrained -> ${pct(summary.heldOutReachAfter)} trained`);
-      }
-      ctx.out(`non-degenerate groups: ${pct(share)} of ${state.groups.total}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`);
-      ctx.out(`tampering verdicts: ${summary.tampering} of ${state.rolloutsUsed} rollouts (a change that forged or dodged the tests; scored 0)`);
+      const nonDegenerate = state.groups.total - state.groups.degenerate;
+      ctx.out(`trained ${state.step} step${state.step === 1 ? '' : 's'}, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`);
+      ctx.out(stopLine(state, cfg));
+      for (const line of heldOutLines(state, cfg)) ctx.out(line);
+      ctx.out(`non-degenerate groups: ${rate(nonDegenerate, state.groups.total)}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`);
+      ctx.out(`tampering verdicts: ${rate(summary.tampering, state.rolloutsUsed)} of rollouts (a change that forged or dodged the tests; scored 0)`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }
     return 0;

@@ -3,6 +3,7 @@
 // the policy's solve rate on them (the mean verifier reward), and its reach
 // on them (nearly free of sampling noise, where one attempt per task is a
 // coarse sample).
+import { isSuccess } from '../curriculum/probe.js';
 import { MAX_ATTEMPTS, type Opening } from '../policy/agent.js';
 import type { LinearPolicy } from '../policy/linear.js';
 import type { Task } from '../task/task.js';
@@ -24,21 +25,34 @@ export async function heldOutTasks(cfg: TrainConfig, supply: TaskSupply, onEnv: 
   return ids;
 }
 
+/** A held-out evaluation: the mean reward, and the rollouts that passed of those scored. */
+export interface SolveRate {
+  rate: number;
+  solved: number;
+  attempts: number;
+}
+
 export async function solveRate(
   ids: string[], cfg: TrainConfig, taskOf: (id: string) => Task | undefined,
   runOne: (task: Task, seed: number) => Promise<RolloutResult>, onDone: (done: number, total: number) => void,
-): Promise<number> {
+): Promise<SolveRate> {
   const jobs = ids.flatMap((id) => Array.from({ length: cfg.evalRollouts }, (_, r) => ({ id, r })));
-  let sum = 0, n = 0, done = 0;
+  let sum = 0, n = 0, done = 0, solved = 0;
   await inParallel(jobs, cfg.workers, async ({ id, r }) => {
     const task = taskOf(id);
     if (!task) return;
     // The same seeds at every evaluation and in every run: differences come from the policy.
     const res = await runOne(task, deriveSeed('eval', id, r));
-    if (res.reward !== null) { sum += res.reward; n++; }
+    if (res.reward !== null) { sum += res.reward; n++; if (isSuccess(res.reward)) solved++; }
     onDone(++done, jobs.length);
   });
-  return n ? sum / n : 0;
+  return { rate: n ? sum / n : 0, solved, attempts: n };
+}
+
+/** The held-out tasks' reach: the mean and each task's. */
+export interface HeldOutReach {
+  mean: number;
+  byTask: Record<string, number>;
 }
 
 /**
@@ -51,7 +65,7 @@ export async function solveRate(
  */
 export function reachOfHeldOut(
   tasks: () => Task[], openingOf: (task: Task) => Promise<Opening | null>, workers: number, policy: LinearPolicy, seed: number,
-): () => Promise<number | undefined> {
+): () => Promise<HeldOutReach | undefined> {
   const book = new Openings(seed, MAX_ATTEMPTS);
   const tries = new Map<string, number>();
   return async () => {
@@ -60,7 +74,8 @@ export function reachOfHeldOut(
       tries.set(task.id, (tries.get(task.id) ?? 0) + 1);
       book.keep(task.id, task.fixPatch, await openingOf(task).catch(() => null));
     });
-    const reaches = book.ids().map((id) => book.reach(policy, id)!);
-    return reaches.length ? reaches.reduce((a, b) => a + b, 0) / reaches.length : undefined;
+    const byTask = Object.fromEntries(book.ids().map((id) => [id, book.reach(policy, id)!]));
+    const reaches = Object.values(byTask);
+    return reaches.length ? { mean: reaches.reduce((a, b) => a + b, 0) / reaches.length, byTask } : undefined;
   };
 }

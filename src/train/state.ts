@@ -14,9 +14,17 @@ export interface HeldOutPoint {
   step: number;
   rollouts: number;
   solveRate: number;
+  /** Rollouts that passed, of those scored (absent in older states). */
+  solved?: number;
+  attempts?: number;
   /** Mean chance the fix is among the policy's first MAX_ATTEMPTS repair choices (heldout.ts, reachOfHeldOut). */
   reach?: number;
+  /** Each held-out task's reach, for paired comparisons between points (absent in older states). */
+  reachByTask?: Record<string, number>;
 }
+
+/** Why a run stopped: all its steps, its rollout budget, its time limit, or nothing left to train on. */
+export type StopReason = 'steps' | 'budget' | 'time-limit' | 'no-tasks';
 
 export interface RunState {
   schema: typeof STATE_SCHEMA;
@@ -37,6 +45,8 @@ export interface RunState {
   groups: { total: number; degenerate: number; heldChecks?: number };
   /** Rollouts the verifier judged tampering (the change forged or dodged the tests); absent in older states: 0. */
   tampering?: number;
+  /** Why the last invocation stopped (absent in older states). */
+  stop?: StopReason;
 }
 
 export function statePath(runDir: string): string {

@@ -33,7 +33,7 @@ import { isDegenerate } from './advantages.js';
 import { Stocker } from './stock.js';
 import { extendAllFail } from './extend.js';
 import { checkSize, settleReplays } from './regression.js';
-import { heldOutTasks, reachOfHeldOut, solveRate } from './heldout.js';
+import { heldOutTasks, reachOfHeldOut, solveRate, type HeldOutReach, type SolveRate } from './heldout.js';
 
 export interface TrainDeps {
   envs: Map<string, LoadedEnv>;
@@ -53,7 +53,7 @@ export interface TrainDeps {
 }
 
 export type TrainEvent =
-  | { kind: 'phase'; step: number; phase: string; done?: number; total?: number }
+  | { kind: 'phase'; step: number; phase: string; done?: number; total?: number; /** Rollouts spent so far, the running batch's finished ones included. */ rollouts?: number }
   | { kind: 'step'; metrics: StepMetrics }
   | ({ kind: 'eval' } & HeldOutPoint)
   | { kind: 'resume'; step: number; rollouts: number };
@@ -114,7 +114,9 @@ function groupSummary(taskId: string, reason: GroupReason, rs: RolloutResult[], 
 export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunState> {
   // Workspaces keep git directories by absolute path: a relative data directory would break them.
   const deps: TrainDeps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
-  const emit = deps.onEvent ?? (() => {});
+  const onEvent = deps.onEvent ?? (() => {});
+  let liveRollouts = () => 0;
+  const emit = (e: TrainEvent) => onEvent(e.kind === 'phase' ? { ...e, rollouts: liveRollouts() } : e);
   const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families });
   const evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
   const verdicts = deps.verdicts ?? new Map<string, VerifierReport>();
@@ -137,6 +139,9 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     schema: 'frognano.train-state/v1', config: cfg, step: 0, rolloutsUsed: 0, elapsedMs: 0, policy: policy.toJSON(), pool: taskPool.toJSON(),
     controller: controller.toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 0, degenerate: 0 },
   };
+  state.config = cfg; // a resumed run may go further (steps, budget, time limit); the rest matches (cli/train.ts)
+  let batchDone = 0; // rollouts of the running batch that finished (counted into the state when it ends)
+  liveRollouts = () => state.rolloutsUsed + batchDone;
   if (saved) emit({ kind: 'resume', step: saved.step, rollouts: saved.rolloutsUsed });
   const started = performance.now() - state.elapsedMs;
   const taskOf = (id: string) => supply.task(id) ?? evalSupply.task(id);
@@ -198,8 +203,11 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   if (cfg.curriculum !== 'frontier' && state.fixedIds === null) state.fixedIds = await stocker.fixedSet();
 
   /** A held-out evaluation's point: kept in the state and announced. */
-  const recordHeldOut = (step: number, solveRate: number, reach: number | undefined): void => {
-    const point: HeldOutPoint = { step, rollouts: state.rolloutsUsed, solveRate, ...(reach !== undefined ? { reach } : {}) };
+  const recordHeldOut = (step: number, solved: SolveRate, reach: HeldOutReach | undefined): void => {
+    const point: HeldOutPoint = {
+      step, rollouts: state.rolloutsUsed, solveRate: solved.rate, solved: solved.solved, attempts: solved.attempts,
+      ...(reach !== undefined ? { reach: reach.mean, reachByTask: reach.byTask } : {}),
+    };
     state.heldOut.push(point);
     emit({ kind: 'eval', ...point });
   };
@@ -221,8 +229,15 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   }
 
   const metricsPath = join(deps.runDir, 'metrics.jsonl');
-  while (state.step < cfg.steps && state.rolloutsUsed < cfg.budget) {
-    if (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000) break;
+  // The limit is per invocation, and each invocation makes at least one
+  // step, so a run stopped by it always goes further when rerun.
+  const invoked = performance.now();
+  const firstStep = state.step + 1;
+  const outOfTime = () => cfg.timeLimitMin > 0 && performance.now() - invoked > cfg.timeLimitMin * 60_000;
+  state.stop = 'steps';
+  while (state.step < cfg.steps) {
+    if (cfg.budget - state.rolloutsUsed < 2) { state.stop = 'budget'; break; }
+    if (state.step >= firstStep && outOfTime()) { state.stop = 'time-limit'; break; }
     const step = state.step + 1;
     const random = rng(deriveSeed(cfg.seed, 'step', step));
     const ms = { synthesis: 0, probe: 0, rollouts: 0, update: 0, eval: 0 };
@@ -236,7 +251,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     // Only when the pool has nothing to train on does training wait for synthesis.
     if (cfg.curriculum === 'frontier' && taskPool.counts().active < 1) await stocker.stock(step, random);
     const left = cfg.budget - state.rolloutsUsed;
-    if (left < 2) break; // one rollout is no group: the budget is spent
+    if (left < 2) { state.stop = 'budget'; break; } // one rollout is no group: the budget is spent
     const size = batchSize(cfg, left);
     if (cfg.curriculum === 'frontier') {
       const sampled = taskPool.sample(size, step, random);
@@ -254,7 +269,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
       // Nothing admitted this far (an untrained policy fails most tasks): train on any probed task.
       batch = taskPool.sampleUniform(size, random, step, ['active', 'retired', 'rejected']).map((s) => s.taskId);
       for (const id of batch) reasons.set(id, 'fallback');
-      if (batch.length === 0) break;
+      if (batch.length === 0) { state.stop = 'no-tasks'; break; }
     }
     // batchSize keeps this at 2 or more: size tasks fit full groups, or one task takes what is left.
     const group = Math.min(cfg.group, Math.floor(left / batch.length));
@@ -279,9 +294,11 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     await inParallel(jobs, cfg.workers, async ({ id, g }) => {
       const res = await runOne(taskOf(id)!, deriveSeed(cfg.seed, 'rollout', step, id, g));
       results.get(id)!.push(res);
-      emit({ kind: 'phase', step, phase: 'rollouts', done: ++done, total: jobs.length });
+      batchDone = ++done;
+      emit({ kind: 'phase', step, phase: 'rollouts', done, total: jobs.length });
     });
     state.rolloutsUsed += jobs.length;
+    batchDone = 0;
     inFlight = 0;
     const more: MoreRollouts = {
       workers: cfg.workers, budgetLeft: () => cfg.budget - state.rolloutsUsed, spend: () => void state.rolloutsUsed++,
@@ -327,15 +344,15 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
     ms.update = performance.now() - t2;
 
     state.step = step;
-    let heldOutSolveRate: number | undefined;
+    let heldOut: SolveRate | undefined;
     const t3 = performance.now();
     const reach = await heldOutReach(); // undefined without held-out tasks
     ms.eval += performance.now() - t3;
-    const last = state.step >= cfg.steps || cfg.budget - state.rolloutsUsed < 2 || (cfg.timeLimitMin > 0 && performance.now() - started > cfg.timeLimitMin * 60_000);
+    const last = state.step >= cfg.steps || cfg.budget - state.rolloutsUsed < 2 || outOfTime();
     if (state.evalIds.length && (step % cfg.evalEvery === 0 || last)) {
       const t4 = performance.now();
-      heldOutSolveRate = await evaluate();
-      recordHeldOut(step, heldOutSolveRate, reach);
+      heldOut = await evaluate();
+      recordHeldOut(step, heldOut, reach);
       ms.eval += performance.now() - t4;
     }
     const levels: Record<string, number> = {};
@@ -345,7 +362,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
       groups: groupIds.length, batch: batch.map((id) => groupSummary(id, reasons.get(id)!, results.get(id)!, figures.get(id) ?? null, heldChecks.has(id))), nonDegenerate, nonDegenerateShare: groupIds.length ? nonDegenerate / groupIds.length : 1,
       heldChecks: heldChecks.size, probeGroups: probeGroups.length, extended: [...extended.values()].reduce((a, b) => a + b, 0), reestimated, infraFailures: batchFigures.infraFailures, tampering,
       poolHistogram: taskPool.histogram(), poolCounts: taskPool.counts(), yield: { ...stocker.yield }, knobs: levels,
-      ...(heldOutSolveRate !== undefined ? { heldOutSolveRate } : {}), ...(reach !== undefined ? { heldOutReach: reach } : {}),
+      ...(heldOut !== undefined ? { heldOutSolveRate: heldOut.rate } : {}), ...(reach !== undefined ? { heldOutReach: reach.mean } : {}),
       gradNorm, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) as StepMetrics['ms'],
       cache: { testHits: testRuns.hits - hits0, testMisses: testRuns.misses - misses0 },
     };

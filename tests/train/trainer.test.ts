@@ -99,7 +99,19 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
     assert.deepEqual(events[0], { kind: 'resume', step: 1, rollouts: atCrash.rolloutsUsed });
     assert.deepEqual(events.filter((e) => e.kind === 'step').map((e) => (e as { metrics: StepMetrics }).metrics.step), [2, 3]);
     assert.equal(final.step, 3);
+    assert.equal(final.stop, 'steps');
     assert.ok(final.rolloutsUsed > atCrash.rolloutsUsed);
+    // Held-out points carry their counts and each task's reach.
+    for (const h of final.heldOut) {
+      assert.equal(h.attempts, CFG.evalTasks * CFG.evalRollouts, `step ${h.step}`);
+      assert.ok(h.solved! >= 0 && h.solved! <= h.attempts!);
+      assert.ok(Math.abs(h.solveRate - h.solved! / h.attempts!) < 1e-9, 'binary rewards: the rate is the share solved');
+      if (h.reach !== undefined) {
+        const byTask = Object.values(h.reachByTask ?? {});
+        assert.ok(byTask.length > 0);
+        assert.ok(Math.abs(h.reach - byTask.reduce((a, b) => a + b, 0) / byTask.length) < 1e-9, 'the mean of the tasks\' reach');
+      }
+    }
     // Held-out tasks were made and measured once at the start, not again on resume.
     assert.deepEqual(final.evalIds, atCrash.evalIds);
     assert.deepEqual(final.heldOut.map((h) => h.step), [0, 2, 3]);
@@ -216,10 +228,25 @@ describe('train with the uniform and static curricula', () => {
     // Uniform spends batch x group = 4 rollouts a step: 8 after two steps, 1 left, no group of 2 fits.
     const run = await train({ ...CFG, ...small, curriculum: 'uniform', steps: 5, budget: 9, evalTasks: 1, evalEvery: 10 }, deps('budget-end', [], { bankDir: fixedBank }));
     assert.equal(run.step, 2);
+    assert.equal(run.stop, 'budget');
     assert.equal(run.rolloutsUsed, 8);
     assert.deepEqual(run.heldOut.map((h) => h.step), [0, 2], 'the start and the last step, though evalEvery is 10');
     const ms = metricsOf('budget-end');
     assert.ok(ms.every((m) => m.batch.every((g) => g.reason === 'fixed')), 'uniform groups come from the fixed set');
+  });
+
+  it('a time limit stops each invocation after its first step past it, and a rerun goes on from there', async () => {
+    const limited = { ...CFG, ...small, curriculum: 'uniform' as const, steps: 3, timeLimitMin: 1e-6 };
+    const events: TrainEvent[] = [];
+    const first = await train(limited, deps('time-limit', events, { bankDir: fixedBank }));
+    assert.equal(first.step, 1);
+    assert.equal(first.stop, 'time-limit');
+    const phases = events.filter((e) => e.kind === 'phase' && e.phase === 'rollouts') as Extract<TrainEvent, { kind: 'phase' }>[];
+    assert.deepEqual(phases.map((e) => e.rollouts), phases.map((e) => e.done), 'rollouts are counted as they finish, not at the end of the step');
+    const second = await train(limited, deps('time-limit', [], { bankDir: fixedBank }));
+    assert.equal(second.step, 2);
+    assert.equal(second.stop, 'time-limit');
+    assert.ok(second.elapsedMs > first.elapsedMs, 'the run\'s minutes add up over invocations');
   });
 
   it('static: candidates drawn where the frontier starts, filtered once by probes with the initial policy, probes counted, runs a step', async () => {
