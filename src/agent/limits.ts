@@ -15,7 +15,7 @@ export interface AgentLimits {
 }
 
 export const DEFAULT_AGENT_LIMITS: Readonly<AgentLimits> = {
-  maxSteps: 30,
+  maxSteps: 60,
   maxTokensPerTurn: 4096,
   maxContextTokens: 32768,
   wallTimeMs: 10 * 60_000,

@@ -19,6 +19,7 @@ import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import type { CliContext } from './context.js';
 import { intFlag } from './flags.js';
+import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import { modelFactory, MODELS_HELP } from './models.js';
 
 export const EVAL_HELP = `Usage: frognano eval --tasks <dir|file.jsonl> --model M [options]
@@ -40,6 +41,7 @@ if it fails again it is reported apart and left out of the pass rates.
   --out FILE           the JSON report (default <data-dir>/evals/<model>-seed<S>.json)
   --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl
   --checkpoint FILE    an embedded policy checkpoint (with --model embedded)
+  --max-steps N        model turns per attempt at most (default ${DEFAULT_AGENT_LIMITS.maxSteps}, as in training and solve)
 
 ${MODELS_HELP}`;
 
@@ -92,6 +94,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const results = await runEval({
       tasks, built, models, attempts, seed, workers, runtime, dataDir: dir,
       ...(f.trajectories ? { trajectoriesDir: resolve(f.trajectories as string) } : {}),
+      maxSteps: intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1),
       onProgress: (p) => {
         const width = 30;
         const filled = Math.round((width * p.done) / Math.max(1, p.total));

@@ -1,7 +1,6 @@
 // The `frognano` command.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { SpecError } from '../env/spec.js';
 import { UserError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
@@ -12,6 +11,7 @@ import { SOLVE_HELP, solveCommand } from './solve.js';
 import { TRAIN_HELP, trainCommand } from './train.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
+import { parseCommandLine, type ParsedArgs } from './options.js';
 
 const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
 
@@ -33,84 +33,42 @@ Global options:
   -h, --help        this help
   -v, --version     the version`;
 
-const OPTIONS = {
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-  json: { type: 'boolean' },
-  all: { type: 'boolean' },
-  'data-dir': { type: 'string' },
-  runtime: { type: 'string' },
-  image: { type: 'string' },
-  name: { type: 'string' },
-  language: { type: 'string' },
-  'test-command': { type: 'string' },
-  report: { type: 'string' },
-  'test-paths': { type: 'string' },
-  ref: { type: 'string' },
-  env: { type: 'string' },
-  n: { type: 'string' },
-  strategy: { type: 'string' },
-  operators: { type: 'string' },
-  workers: { type: 'string' },
-  seed: { type: 'string' },
-  hint: { type: 'string' },
-  visibility: { type: 'string' },
-  out: { type: 'string' },
-  'reference-runs': { type: 'string' },
-  'candidate-runs': { type: 'string' },
-  model: { type: 'string' },
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'issue-model': { type: 'string' },
-  tasks: { type: 'string' },
-  format: { type: 'string' },
-  // eval and solve
-  k: { type: 'string' },
-  trajectories: { type: 'string' },
-  checkpoint: { type: 'string' },
-  'model-path': { type: 'string' },
-  'model-timeout': { type: 'string' },
-  'extra-body': { type: 'string' },
-  repo: { type: 'string' },
-  issue: { type: 'string' },
-  apply: { type: 'boolean' },
-  // train
-  run: { type: 'string' },
-  fresh: { type: 'boolean' },
-  curriculum: { type: 'string' },
-  envs: { type: 'string' },
-  'held-out': { type: 'string' },
-  families: { type: 'string' },
-  steps: { type: 'string' },
-  budget: { type: 'string' },
-  batch: { type: 'string' },
-  group: { type: 'string' },
-  advantage: { type: 'string' },
-  credit: { type: 'string' },
-  lr: { type: 'string' },
-  epochs: { type: 'string' },
-  learn: { type: 'string' },
-  target: { type: 'string' },
-  'time-limit': { type: 'string' },
-  'eval-tasks': { type: 'string' },
-  'eval-every': { type: 'string' },
-} as const;
+const USAGE: Record<string, string> = { help: HELP, env: ENV_HELP, synth: SYNTH_HELP, task: TASK_HELP, eval: EVAL_HELP, solve: SOLVE_HELP, train: TRAIN_HELP };
+
+/** A usage error as every command prints it: what was wrong, how to fix it, and the command's usage line. */
+function usageError(command: string | undefined, err: UserError, sub?: string): string {
+  const name = command && command !== 'help' && command in USAGE ? `frognano ${command}` : 'frognano';
+  const message = err.message.startsWith(`${name}: `) ? err.message : `${name}: ${err.message}`;
+  const lines = (USAGE[command ?? 'help'] ?? HELP).split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Usage:'));
+  // A command with subcommands shows the line of the one used.
+  const subLine = sub ? lines.find((l) => l.trim().startsWith(`frognano ${command} ${sub}`)) : undefined;
+  const usage = lines[at]!.trim() === 'Usage:' ? `Usage: ${(subLine ?? lines[at + 1]!).trim()}` : lines[at]!;
+  return `${message}${err.hint ? `\n  fix: ${err.hint}` : ''}\n${usage}\n(${name} --help lists every option)`;
+}
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
-  let parsed;
+  let parsed: ParsedArgs;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseCommandLine(argv);
   } catch (err) {
-    io.err(`frognano: ${(err as Error).message}\nRun frognano --help for usage.`);
+    if (!(err instanceof UserError)) throw err;
+    const command = argv.findIndex((a) => a in USAGE);
+    io.err(usageError(argv[command], err, argv[command + 1]));
     return 2;
   }
-  const [command, ...positionals] = parsed.positionals;
-  const ctx: CliContext = { positionals, flags: parsed.values, out: io.out, err: io.err };
-  if (parsed.values.version) {
+  const { command, positionals } = parsed;
+  const ctx: CliContext = { positionals, flags: parsed.flags, out: io.out, err: io.err };
+  const help = USAGE[command ?? 'help'];
+  if (parsed.flags.help && help) {
+    io.out(help);
+    return 0;
+  }
+  if (parsed.flags.version) {
     io.out(version());
     return 0;
   }
@@ -121,40 +79,16 @@ export async function main(argv: string[], io = { out: console.log, err: console
         io.out(HELP);
         return 0;
       case 'env':
-        if (parsed.values.help) {
-          io.out(ENV_HELP);
-          return 0;
-        }
         return await envCommand(ctx);
       case 'synth':
-        if (parsed.values.help) {
-          io.out(SYNTH_HELP);
-          return 0;
-        }
         return await synthCommand(ctx);
       case 'task':
-        if (parsed.values.help) {
-          io.out(TASK_HELP);
-          return 0;
-        }
         return await taskCommand(ctx);
       case 'eval':
-        if (parsed.values.help) {
-          io.out(EVAL_HELP);
-          return 0;
-        }
         return await evalCommand(ctx);
       case 'solve':
-        if (parsed.values.help) {
-          io.out(SOLVE_HELP);
-          return 0;
-        }
         return await solveCommand(ctx);
       case 'train':
-        if (parsed.values.help) {
-          io.out(TRAIN_HELP);
-          return 0;
-        }
         return await trainCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
@@ -162,7 +96,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
     }
   } catch (err) {
     if (err instanceof UserError) {
-      io.err(`frognano: ${err.message}${err.hint ? `\n  fix: ${err.hint}` : ''}`);
+      io.err(usageError(command, err, positionals[0]));
       return 2;
     }
     if (err instanceof SpecError) {

@@ -6,7 +6,9 @@
 // user's repository changes only with --apply (git apply, all or nothing).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import { runAgent, type StepInfo } from '../agent/loop.js';
+import { agentTestCommand } from '../grading/testrun.js';
 import { selectRuntime } from '../runtime/select.js';
 import type { RuntimeName } from '../runtime/types.js';
 import { intFlag } from './flags.js';
@@ -17,17 +19,30 @@ import { ChangeRefused } from '../workspace/scan.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CliContext } from './context.js';
 import { modelFactory, MODELS_HELP } from './models.js';
+import { compareRuns, describeRun, madeWorse, repoTests, runRepoTests, verdictLines } from './solve-tests.js';
 
 export const SOLVE_HELP = `Usage: frognano solve --repo <path> --issue <text|file> --model M [options]
 
 Runs the agent on your repository: a copy of it in a sandboxed workspace (the
-model's commands never run on this host), then prints the diff. Your
-repository changes only with --apply. Exit code 0 when a diff was produced.
+model's commands never run on this host), then prints the diff and checks it:
+the repository's tests run in the sandbox before and after the change, and
+solve prints which tests now pass and which now fail. Your repository
+changes only with --apply.
+
+Exit code 0 when the agent made a change that breaks no passing test; 1 when
+it made no change, or its change breaks tests (or they no longer complete),
+or --apply could not apply it; 2 for a usage error.
 
   --repo PATH            the repository (a git repository or a plain directory)
   --issue TEXT|FILE      what to fix or build: the text, or a file holding it
-  --test-command "CMD"   how to run the tests (told to the agent, run in the sandbox)
-  --apply                apply the diff to the repository (git apply; all or nothing)
+  --test-command "CMD"   how to run the tests (told to the agent; found as env add finds
+                         them when absent)
+  --report FMT           tap, junit or jest-json: how to read --test-command's output per
+                         test (without it the check uses the command's exit status)
+  --apply                apply the diff to the repository (git apply; all or nothing);
+                         refused when the change breaks a passing test
+  --force                with --apply: apply even a change that breaks tests
+  --max-steps N          model turns at most (default ${DEFAULT_AGENT_LIMITS.maxSteps}, as in eval and training)
   --out FILE             where to save the diff (default <data-dir>/solve/<repo>-<time>.patch)
   --seed S               seed for the model (default 0)
 
@@ -107,6 +122,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
   const repo = realpathSync(given);
   const issue = readIssue(f.issue as string);
   const seed = intFlag(f.seed, '--seed', 0, 0);
+  const maxSteps = intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1);
   const dir = dataDir(f['data-dir'] as string | undefined);
   const models = await modelFactory(f);
   const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', ...(f.image ? { image: f.image as string } : {}), warn: ctx.err });
@@ -119,9 +135,15 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     ws = await Workspace.create({ snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') });
     const workdir = ws.runtime.workdir(ws.mounts);
     const testCommand = f['test-command'] as string | undefined;
-    const instruction = `${issue}\n\nThe repository is at ${workdir} .${testCommand ? ` Run the tests with:\n    ${testCommand}\n` : '\n'}`;
+    const place = { snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') };
+    const tests = repoTests(place.snapshot, repo, testCommand, f.report as string | undefined);
     log(`solve: ${models.name} on a copy of ${repo} (${runtime.name} runtime${runtime.isolated ? '' : ', NOT isolated'})`);
-    const res = await runAgent({ model, workspace: ws, instruction, toolset: 'leaf', onStep: (s) => log(describeStep(s)) });
+    if ('unavailable' in tests) log(`tests: cannot run them, so the change will not be checked: ${tests.unavailable}`);
+    const before = await runRepoTests(tests, place);
+    if (before) log(`tests before the change: ${describeRun(before)}`);
+    const shown = testCommand ?? ('spec' in tests ? agentTestCommand(tests.spec, ws) : undefined);
+    const instruction = `${issue}\n\nThe repository is at ${workdir} .${shown ? ` Run the tests with:\n    ${shown}\n` : '\n'}`;
+    const res = await runAgent({ model, workspace: ws, instruction, toolset: 'leaf', limits: { maxSteps }, onStep: (s) => log(describeStep(s)) });
     log(`stopped: ${res.stopReason} after ${res.steps} step(s)${res.error ? `: ${res.error}` : ''}`);
     let diff: string;
     try {
@@ -135,13 +157,18 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
       else ctx.out('No changes: the agent produced no diff.');
       return 1;
     }
+    const after = before && (await runRepoTests(tests, place, diff));
+    const comparison = before && after ? compareRuns(before, after) : null;
+    const worse = comparison !== null && madeWorse(comparison);
     const out = resolve((f.out as string | undefined) ?? join(dir, 'solve', `${basename(repo)}-${new Date().toISOString().replace(/[:.]/g, '-')}.patch`));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, diff);
     const args = await applyArgs(repo);
     let applied = false;
     let applyError: string | undefined;
-    if (f.apply) {
+    if (f.apply && worse && !f.force) {
+      applyError = 'the change breaks passing tests (see above); pass --force to apply it anyway';
+    } else if (f.apply) {
       try {
         await git([...args, '-'], { cwd: repo, input: diff });
         applied = true;
@@ -150,16 +177,22 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
       }
     }
     if (f.json) {
-      ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff, patchFile: out, applied, ...(applyError ? { applyError } : {}) }, null, 2));
+      const check = comparison ? { ...comparison, worse } : { unavailable: 'unavailable' in tests ? tests.unavailable : 'the tests did not run' };
+      ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff, patchFile: out, tests: check, applied, ...(applyError ? { applyError } : {}) }, null, 2));
     } else {
       ctx.out(diff.trimEnd());
       ctx.out('');
+      if (comparison) {
+        ctx.out(`tests with the change: ${describeRun(after!)}`);
+        for (const line of verdictLines(comparison)) ctx.out(`  ${line}`);
+        ctx.out(worse ? 'verdict: the change makes the tests WORSE' : comparison.fixed.length ? 'verdict: the change fixes tests and breaks none' : 'verdict: the change breaks no passing test (and fixes none)');
+      } else ctx.out('verdict: unchecked (the tests could not be run)');
       ctx.out(`diff saved to ${out}`);
       if (applied) ctx.out(`applied to ${repo}`);
       else if (applyError) ctx.err(`could not apply the diff to ${repo} (nothing was changed): ${applyError}`);
       else ctx.out(`${repo} is unchanged. To apply: rerun with --apply, or run: git -C ${[repo, ...args.filter((a) => a !== '--whitespace=nowarn'), out].map(shellWord).join(' ')}`);
     }
-    return applyError ? 1 : 0;
+    return applyError || worse ? 1 : 0;
   } finally {
     ws?.dispose();
     rmSync(tmp, { recursive: true, force: true });

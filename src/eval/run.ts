@@ -59,6 +59,8 @@ export interface EvalRunOptions {
   runtime: Runtime;
   dataDir: string;
   trajectoriesDir?: string;
+  /** Model turns per attempt at most (default DEFAULT_AGENT_LIMITS.maxSteps). */
+  maxSteps?: number;
   onProgress?: (p: EvalProgress) => void;
 }
 
@@ -77,7 +79,7 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
     const recorderPath = opts.trajectoriesDir ? join(opts.trajectoriesDir, safeName(task.id), `attempt-${attempt}.jsonl`) : undefined;
     const built = opts.built.get(task.id)!;
     const r = await rolloutWithRetry(task, () => opts.models.forEpisode({ seed, task, built }), {
-      built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}),
+      built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}), ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
     });
     const { retried } = r;
     const res: AttemptResult = {

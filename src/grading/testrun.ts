@@ -6,6 +6,7 @@ import type { EnvironmentSpec } from '../env/spec.js';
 import { parseReport, type TestResult } from '../report/index.js';
 import { hostPython } from '../runtime/host.js';
 import { BoundedReadError, readBounded } from '../util/bounded-read.js';
+import { shellQuote } from '../util/shell.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 export type RunOutcome = 'completed' | 'timeout' | 'infra-error';
@@ -42,6 +43,11 @@ export function testArgv(spec: EnvironmentSpec, ws: Workspace): string[] {
 
 function tail(text: string, lines = 15): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** The test command as an agent runs it, one shell line: its report goes to the sandbox's /tmp, not the verifier's channel. */
+export function agentTestCommand(spec: EnvironmentSpec, ws: Workspace): string {
+  return testArgv(spec, ws).map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`, '/tmp/frognano-report')).map(shellQuote).join(' ');
 }
 
 export interface RunTestsOptions {

@@ -237,6 +237,11 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
     works.push({ built, validator, candidates, singles: [] });
   }
 
+  // Combinations are counted in the plan up front (at most n per environment),
+  // so progress never runs backwards when they are made.
+  const reserved = opts.strategies.includes('combine') ? works.length * opts.n : 0;
+  stats.planned += reserved;
+
   // Phase 1: single bugs, every environment's candidates through one pool of workers.
   const jobs = works.flatMap((w) => w.candidates.map((c) => ({ w, c })));
   await pool(jobs, opts.workers, async ({ w, c }) => {
@@ -253,7 +258,8 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
   // Phase 2: combinations of validated bugs of one environment (2 to 4 each).
   if (opts.strategies.includes('combine')) {
     const combos = works.flatMap((w) => combineCandidates(w.singles, { n: opts.n, seed: opts.seed, salt: w.built.env.spec.name }).map((c) => ({ w, c })));
-    stats.planned += combos.length;
+    stats.planned += combos.length - reserved;
+    opts.onProgress?.(stats);
     await pool(combos, opts.workers, async ({ w, c }) => {
       try {
         await validateOne(c, w.validator, w.built, opts, stats);

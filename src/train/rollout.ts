@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { runAgent } from '../agent/loop.js';
 import { Recorder, type StopReason } from '../agent/trajectory.js';
 import type { BuiltEnv } from '../env/build.js';
-import { testArgv } from '../grading/testrun.js';
-import { shellQuote } from '../util/shell.js';
+import { agentTestCommand as specTestCommand } from '../grading/testrun.js';
+import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import type { Decision } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import { agentWorkspace } from '../grading/agent-view.js';
@@ -33,6 +33,8 @@ export interface RolloutContext {
   recorderPath?: string;
   /** Test runs of the agent remembered by workspace state (see test-cache.ts). */
   testRuns?: TestRunCache;
+  /** Model turns at most (default DEFAULT_AGENT_LIMITS.maxSteps, the same in training, eval and solve). */
+  maxSteps?: number;
 }
 
 export interface RolloutResult {
@@ -79,9 +81,9 @@ export function agentCommandTimeoutMs(task: Task): number {
   return ms ? Math.min(spec, Math.max(AGENT_TIMEOUT_FLOOR_MS, 4 * ms)) : spec;
 }
 
-/** The test command as the agent runs it: the report goes to the sandbox's /tmp, not the verifier's channel. */
+/** The task's test command as the agent runs it. */
 export function agentTestCommand(task: Task, ws: Workspace): string {
-  return testArgv(task.env.spec, ws).map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/report`, '/tmp/frognano-report')).map(shellQuote).join(' ');
+  return specTestCommand(task.env.spec, ws);
 }
 
 /** What the agent is told: the task's instruction, where the repository is, how to run its tests. */
@@ -97,7 +99,7 @@ export async function work(task: Task, model: Model, ctx: RolloutContext): Promi
       model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
       ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
       ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
-      limits: { maxSteps: 60, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
+      limits: { maxSteps: ctx.maxSteps ?? DEFAULT_AGENT_LIMITS.maxSteps, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
     });
     const change = await ws.diff().catch((err: unknown) => {
       if (err instanceof ChangeRefused) return { refused: { code: err.code, message: err.message } };

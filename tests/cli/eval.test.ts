@@ -110,7 +110,8 @@ describe('frognano eval', () => {
       assert.match(readFileSync(t.trajectories[0], 'utf8'), /"model":"scripted:oracle"/);
     }
     assert.match(r.out, /scripted model is a harness check/);
-    assert.match(r.out, /pass@1 1\.000/);
+    assert.match(r.out, /pass@1 100\.0% \(2\/2 scored attempts passed\)   solved 100\.0% \(2\/2\) of tasks/);
+    assert.equal(r.out.split('\n').find((l) => l.trim().startsWith('strategy'))?.match(/pass@1/g)?.length, 1, 'with k = 1, one pass@1 column');
     assert.match(r.out, /toy\.combine__mul/);
   });
 
@@ -125,7 +126,7 @@ describe('frognano eval', () => {
     assert.equal(rep.overall.passAtK, 0);
     assert.equal(rep.overall.scoredAttempts, 4);
     for (const t of rep.tasks) assert.deepEqual(t.rewards, [0, 0]);
-    assert.match(r.out, /pass@2 0\.000/);
+    assert.match(r.out, /pass@1 0\.0% \(0\/4 scored attempts passed\)   pass@2 0\.0%/);
     // Seeds are derived from the run's seed, the task and the attempt: the same for the same --seed.
     const again = join(tempDir(), 'again.json');
     assert.equal((await cli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '1', '--data-dir', data(), '--out', again])).code, 0);
@@ -201,7 +202,8 @@ describe('frognano eval', () => {
       const r = await cli([...args, '--data-dir', data()]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
       assert.match(r.err, message);
-      assert.match(r.err, /fix:|frognano:/);
+      assert.match(r.err, /^frognano eval: /);
+      assert.match(r.err, /Usage: frognano eval/);
     }
     const bad = join(tempDir(), 'bad.jsonl');
     writeFileSync(bad, '{"instance_id":"x","FAIL_TO_PASS":"[]","PASS_TO_PASS":"[]","patch":""}\n');

@@ -98,6 +98,39 @@ describe('frognano solve', () => {
     assert.equal(readFileSync(join(inner, 'src/math.js'), 'utf8'), JS_SOURCE);
   });
 
+  it('runs the tests before and after the change, found as env add finds them, and names what now passes', async () => {
+    const repo = project({ git: true });
+    const r = await cli(['solve', '--repo', repo, '--issue', 'add(2, 3) returns -1 instead of 5.', '--model', `scripted:${fixScript()}`, '--data-dir', tempDir('fn-data-')]);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.err, /tests before the change: 0 passed, 1 not passing/);
+    assert.match(r.out, /tests with the change: 1 passed, 0 not passing/);
+    assert.match(r.out, /now pass \(1\): toy > add sums/);
+    assert.match(r.out, /verdict: the change fixes tests and breaks none/);
+  });
+
+  it('exits 1 and says which tests a breaking change makes fail; --apply refuses it unless --force', async () => {
+    const repo = project({ git: true });
+    writeFileSync(join(repo, 'tests/mul.test.js'), nodeTests({ 'mul multiplies': "const { mul } = await import('../src/math.js'); assert.equal(mul(2, 3), 6);" }, 'more'));
+    // Fixes add and breaks mul.
+    const script = join(tempDir(), 'break.json');
+    writeFileSync(script, JSON.stringify([
+      { toolCalls: [{ name: 'Write', arguments: { file_path: 'src/math.js', content: JS_SOURCE.replace('a * b', 'a + b') } }] },
+      { content: 'Fixed add.' },
+    ]));
+    const run = (...extra: string[]) => cli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', `scripted:${script}`, '--data-dir', tempDir('fn-data-'), ...extra]);
+    const r = await run('--apply');
+    assert.equal(r.code, 1, r.err + r.out);
+    assert.match(r.out, /now pass \(1\): toy > add sums/);
+    assert.match(r.out, /now FAIL \(1\): more > mul multiplies/);
+    assert.match(r.out, /verdict: the change makes the tests WORSE/);
+    assert.match(r.err, /breaks passing tests .*--force/);
+    assert.equal(readFileSync(join(repo, 'src/math.js'), 'utf8'), JS_BROKEN, 'refused: the repository is unchanged');
+    const forced = await run('--apply', '--force');
+    assert.equal(forced.code, 1, 'applied, and still a change that made things worse');
+    assert.match(forced.out, /applied to /);
+    assert.equal(readFileSync(join(repo, 'src/math.js'), 'utf8'), JS_SOURCE.replace('a * b', 'a + b'));
+  });
+
   it('exits 1 when the model produces no diff, and says why', async () => {
     const repo = project({ git: true });
     const issue = join(tempDir(), 'issue.md');

@@ -63,11 +63,12 @@ describe('synth end to end on a small environment', () => {
   const outDir = join(dataDir, 'tasks');
   let stats: SynthStats;
   let tasks: Task[];
+  const progress: { done: number; planned: number }[] = [];
 
   before(async () => {
     stats = await synthesize({
       envs: [env], n: 8, strategies: ['procedural', 'combine'], workers: 2, seed: 1, hint: 'symptom', visibility: 'hidden',
-      outDir, dataDir, runtime, referenceRuns: 2, candidateRuns: 2,
+      outDir, dataDir, runtime, referenceRuns: 2, candidateRuns: 2, onProgress: (s) => progress.push({ done: s.done, planned: s.planned }),
     });
     tasks = readTasks(outDir);
   });
@@ -80,6 +81,16 @@ describe('synth end to end on a small environment', () => {
     assert.equal(opTotal, 8);
     assert.equal(tasks.length, stats.tasks.length);
     assert.equal(stats.errors.length, 0, stats.errors.join('\n'));
+  });
+
+  it('reports progress that never runs backwards, combinations counted in the plan from the start', () => {
+    assert.ok(progress.length > 0);
+    for (let i = 1; i < progress.length; i++) {
+      const [a, b] = [progress[i - 1]!, progress[i]!];
+      assert.ok(b.done / b.planned >= a.done / a.planned, `${a.done}/${a.planned} then ${b.done}/${b.planned}`);
+    }
+    assert.ok(progress[0]!.planned >= 8 + 1, 'the first report already counts combinations');
+    assert.equal(progress.at(-1)!.done, progress.at(-1)!.planned);
   });
 
   it('writes self-describing task directories with provenance and knobs', () => {
