@@ -20,6 +20,7 @@ import { TestRunCache } from '../src/train/test-cache.js';
 import { train } from '../src/train/trainer.js';
 import type { HeldOutPoint } from '../src/train/state.js';
 import { linePlot, type Series } from '../src/util/svg-plot.js';
+import { heldOutRate } from '../src/cli/train-report.js';
 import { table } from '../src/util/table.js';
 import type { VerifierReport } from '../src/verifier/verify.js';
 
@@ -69,7 +70,7 @@ for (const seed of values['report-only'] ? [] : seeds) {
     const state = await train({ ...base, curriculum, seed }, {
       envs, runtime, dataDir, runDir, bankDir: join(dataDir, 'bank'), runName: `bench-${curriculum}-${seed}`, verdicts, testRuns,
       onEvent: (e) => {
-        if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${(100 * e.solveRate).toFixed(1)}%${e.reach === undefined ? '' : ` (reach ${(100 * e.reach).toFixed(1)}%)`} at ${e.rollouts} rollouts`);
+        if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${heldOutRate(e)}${e.reach === undefined ? '' : ` (reach ${(100 * e.reach).toFixed(1)}%)`} at ${e.rollouts} rollouts`);
         if (e.kind === 'step') console.error(`${curriculum} seed ${seed}: step ${e.metrics.step}, ${e.metrics.rollouts} rollouts, reward ${e.metrics.meanReward.toFixed(2)}, non-degenerate ${e.metrics.nonDegenerate}/${e.metrics.groups}`);
       },
     });
@@ -103,9 +104,9 @@ const rows = curricula.filter((c) => results.some((r) => r.curriculum === c)).ma
   const finals = runs.map((r) => final(r) ?? 0);
   const reaches = runs.map((r) => final(r, reached)).filter((x): x is number => x !== undefined);
   return [
-    c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, finals.map((f) => `${(100 * f).toFixed(0)}%`).join(' '), toUniform(runs, solved),
+    c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, runs.map((r) => (r.heldOut.length ? heldOutRate(r.heldOut.at(-1)!) : '-')).join(' '), toUniform(runs, solved),
     reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-', toUniform(runs, reached),
-    `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}%`, runs.map((r) => `${r.groups ?? '?'}/${r.heldChecks ?? '?'}`).join(' '), `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
+    `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}% (mean of ${runs.length} runs)`, runs.map((r) => `${r.groups ?? '?'}/${r.heldChecks ?? '?'}`).join(' '), `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
   ];
 });
 console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'rollouts to uniform final reach', 'non-degenerate groups', 'groups / replay checks held (per seed)', 'wall per run'], rows));

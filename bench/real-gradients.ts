@@ -23,6 +23,7 @@ import type { RolloutResult } from '../src/train/rollout.js';
 import { train } from '../src/train/trainer.js';
 import { CREDIT_METHODS, decisionScales, type CreditMethod } from '../src/train/update.js';
 import { table } from '../src/util/table.js';
+import { heldOutRate } from '../src/cli/train-report.js';
 
 const { values } = parseArgs({
   options: {
@@ -70,7 +71,7 @@ const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
 await train(
   { ...TRAIN_DEFAULTS, credit, steps: Number(values.steps), lr: Number(values.lr), epochs: Number(values.epochs), timeLimitMin: Number(values['time-limit']) },
   { envs, runtime: selectRuntime({ warn: (m) => console.error(m) }), dataDir: '.frognano', runDir, bankDir: join(runDir, 'tasks'), runName: 'real-gradients', onGroups: observe,
-    onEvent: (e) => { if (e.kind === 'eval') console.log(`held-out after step ${e.step}: ${(100 * e.solveRate).toFixed(1)}%`); } },
+    onEvent: (e) => { if (e.kind === 'eval') console.log(`held-out after step ${e.step}: ${heldOutRate(e)}`); } },
 );
 console.log(`\nGradient by kind of decision (sum of scale x (phi(chosen) - E[phi]) over the run), decisions per kind: ${KINDS.map((k) => `${k} ${counts.get(k)}`).join(', ')}`);
 console.log(table(['feature', ...KINDS, 'sum'], [...DENSE_FEATURES.map((n, i) => { const row = KINDS.map((k) => total.get(k)![i]!); return [n, ...row.map((x) => x.toFixed(2)), row.reduce((a, b) => a + b, 0).toFixed(2)]; })]));
