@@ -19,10 +19,15 @@ export function heldOutRate(p: HeldOutPoint): string {
 
 /** This invocation's clock and counts, for the estimate to the end. */
 export class RunClock {
-  private readonly t0 = Date.now();
+  private readonly t0: number;
   private steps = 0;
 
-  constructor(private readonly cfg: TrainConfig, private readonly priorMs: number, private readonly priorRollouts: number) {}
+  constructor(
+    private readonly cfg: TrainConfig, private readonly priorMs: number, private readonly priorRollouts: number, private readonly priorSteps = 0,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.t0 = now();
+  }
 
   stepDone(): void {
     this.steps++;
@@ -30,7 +35,7 @@ export class RunClock {
 
   /** The run's minutes, earlier invocations included. */
   elapsedMs(): number {
-    return this.priorMs + Date.now() - this.t0;
+    return this.priorMs + this.now() - this.t0;
   }
 
   /**
@@ -38,11 +43,11 @@ export class RunClock {
    * and the time limit allow at this invocation's pace (the limit lets the
    * step in flight finish). Null before anything can be estimated.
    */
-  leftMs(step: number, rollouts: number): number | null {
-    const spent = Date.now() - this.t0;
+  leftMs(rollouts: number): number | null {
+    const spent = this.now() - this.t0;
     const perStep = this.steps > 0 ? spent / this.steps : null;
     const estimates: number[] = [];
-    if (perStep !== null) estimates.push(perStep * Math.max(0, this.cfg.steps - step + 1));
+    if (perStep !== null) estimates.push(perStep * Math.max(0, this.cfg.steps - this.priorSteps - this.steps));
     const ran = rollouts - this.priorRollouts;
     if (ran > 0) estimates.push((spent / ran) * Math.max(0, this.cfg.budget - rollouts));
     if (this.cfg.timeLimitMin > 0) estimates.push(Math.max(0, this.cfg.timeLimitMin * 60_000 - spent) + (perStep ?? 0));
@@ -58,8 +63,8 @@ export interface Shown {
 
 export function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: TrainConfig, shown: Shown, clock: RunClock): string {
   const count = e.total ? ` ${e.done}/${e.total}` : '';
-  const left = clock.leftMs(e.step, shown.rollouts);
-  const time = `${minutes(clock.elapsedMs())}${left === null ? '' : `, about ${minutes(left)} left`}`;
+  const left = clock.leftMs(shown.rollouts);
+  const time = `${minutes(clock.elapsedMs())}${left === null ? '' : left < 1000 ? ', finishing' : `, about ${minutes(left)} left`}`;
   return `step ${e.step}/${cfg.steps} | ${time} | rollouts ${shown.rollouts}/${cfg.budget} | reward ${shown.reward} | held-out ${shown.held} | ${e.phase}${count}`;
 }
 
@@ -74,9 +79,12 @@ export function stopLine(state: RunState, cfg: TrainConfig): string {
     case 'no-tasks':
       return `stopped ${where}: no task to train on (none was admitted); try other --envs or --families`;
     default:
-      return `finished all ${plural(cfg.steps, 'step')} (${state.rolloutsUsed} of ${cfg.budget} rollouts); to train further, rerun with more --steps`;
+      return `finished ${cfg.steps === 1 ? 'its 1 step' : `all ${cfg.steps} steps`} (${state.rolloutsUsed} of ${cfg.budget} rollouts); to train further, rerun with more --steps`;
   }
 }
+
+/** Fewer held-out tasks than this give no interval on the reach gain. */
+const MIN_PAIRED_TASKS = 5;
 
 /** The held-out figures, before and after, with counts and intervals, and whether they show learning. */
 export function heldOutLines(state: RunState, cfg: TrainConfig): string[] {
@@ -91,6 +99,7 @@ export function heldOutLines(state: RunState, cfg: TrainConfig): string[] {
   const gain = pairedGain(ids.map((id) => first.reachByTask![id]!), ids.map((id) => last.reachByTask![id]!));
   let verdict = '';
   if (last.step === 0) verdict = ': no training step finished, so nothing to compare';
+  else if (ids.length < MIN_PAIRED_TASKS) verdict = ` (${ids.length} tasks: too few for an interval)`;
   else if (gain) {
     const points = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
     const shown = gain.low > 0 ? 'learning shown' : state.stop === 'time-limit' ? `no gain shown yet: it ran out of time after ${plural(state.step, 'step')}; rerun to continue` : 'no gain shown';

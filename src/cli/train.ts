@@ -139,7 +139,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     }
     const progress = new Progress(Boolean(f.json));
     const shown: Shown = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };
-    const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0);
+    const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0, prior?.step ?? 0);
     const state = await train(cfg, {
       envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
       onEvent: (e) => {

@@ -41,9 +41,14 @@ describe('train: what the summary says', () => {
   });
 
   it('shows elapsed time and an estimate to the end on the progress line', () => {
-    const clock = new RunClock(CFG, 60_000, 10);
+    let now = 0;
+    const clock = new RunClock(CFG, 60_000, 10, 1, () => now);
+    now = 60_000; // a minute into this invocation, 3 rollouts done: the 11-minute limit is nearer than the budget
     const line = progressLine({ kind: 'phase', step: 2, phase: 'rollouts', done: 3, total: 16 }, CFG, { reward: '0.25', held: '8.3% (1/12)', rollouts: 13 }, clock);
-    assert.match(line, /^step 2\/20 \| 1\.0 min, about \d+\.\d min left \| rollouts 13\/300 \| reward 0\.25 \| held-out 8\.3% \(1\/12\) \| rollouts 3\/16$/);
+    assert.equal(line, 'step 2/20 | 2.0 min, about 10.0 min left | rollouts 13/300 | reward 0.25 | held-out 8.3% (1/12) | rollouts 3/16');
+    clock.stepDone(); // one step in two minutes, 18 left: the limit (9 min, plus the step in flight) still comes first
+    now = 120_000;
+    assert.match(progressLine({ kind: 'phase', step: 3, phase: 'synthesizing' }, CFG, { reward: '0.25', held: '-', rollouts: 30 }, clock), /3\.0 min, about 11\.0 min left/);
     const noEstimate = new RunClock({ ...CFG, timeLimitMin: 0 }, 0, 0);
     assert.doesNotMatch(progressLine({ kind: 'phase', step: 1, phase: 'synthesizing' }, CFG, { reward: '-', held: '-', rollouts: 0 }, noEstimate), /left/);
   });

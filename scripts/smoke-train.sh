@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# A smoke of the main job on a fresh clone (run by .ci/run): a short `train`
+# with a tiny budget must write metrics and a checkpoint, and a second run
+# with more steps must resume after the first one's step, not start over.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data="$(mktemp -d)"
+trap 'rm -rf "$data"' EXIT
+args=(--data-dir "$data" --budget 40 --eval-tasks 1 --time-limit 0)
+
+npx frognano train "${args[@]}" --steps 1 > "$data/first.out" 2> "$data/first.err" || { cat "$data/first.err"; exit 1; }
+run="$data/runs/default"
+test -s "$run/metrics.jsonl" || { echo "smoke: no metrics.jsonl after the first run"; exit 1; }
+test -s "$run/policy.json" || { echo "smoke: no policy.json checkpoint after the first run"; exit 1; }
+grep -q '^trained 1 step' "$data/first.out" || { echo "smoke: the first run did not report 1 step"; cat "$data/first.out"; exit 1; }
+
+npx frognano train "${args[@]}" --steps 2 > "$data/second.out" 2> "$data/second.err" || { cat "$data/second.err"; exit 1; }
+grep -q 'resuming run "default" after step 1' "$data/second.err" || { echo "smoke: the second run did not resume"; cat "$data/second.err"; exit 1; }
+test "$(wc -l < "$run/metrics.jsonl")" -eq 2 || { echo "smoke: expected 2 metrics lines after resuming"; cat "$run/metrics.jsonl"; exit 1; }
+echo "smoke: train wrote metrics and a checkpoint, and resumed ($(head -1 "$data/second.out"))"
