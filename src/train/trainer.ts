@@ -144,6 +144,9 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   liveRollouts = () => state.rolloutsUsed + batchDone;
   if (saved) emit({ kind: 'resume', step: saved.step, rollouts: saved.rolloutsUsed });
   const started = performance.now() - state.elapsedMs;
+  // The time limit counts from here, per invocation, and each invocation
+  // makes at least one step, so a run it stopped always goes further when rerun.
+  const invoked = performance.now();
   const taskOf = (id: string) => supply.task(id) ?? evalSupply.task(id);
 
   /** One rollout of a task with the current policy; infra failures retried once. */
@@ -229,9 +232,6 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   }
 
   const metricsPath = join(deps.runDir, 'metrics.jsonl');
-  // The limit is per invocation, and each invocation makes at least one
-  // step, so a run stopped by it always goes further when rerun.
-  const invoked = performance.now();
   const firstStep = state.step + 1;
   const outOfTime = () => cfg.timeLimitMin > 0 && performance.now() - invoked > cfg.timeLimitMin * 60_000;
   state.stop = 'steps';
