@@ -138,7 +138,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       }
     }
     const progress = new Progress(Boolean(f.json));
-    const shown: Shown = { reward: '-', held: '-', rollouts: prior?.rolloutsUsed ?? 0 };
+    const lastHeld = prior?.heldOut.at(-1);
+    const shown: Shown = { reward: '-', held: lastHeld ? heldOutRate(lastHeld) : '-', rollouts: prior?.rolloutsUsed ?? 0 };
     const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0, prior?.step ?? 0);
     const state = await train(cfg, {
       envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
