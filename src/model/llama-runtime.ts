@@ -20,7 +20,7 @@ export async function loadNodeLlamaCpp(name = NODE_LLAMA_CPP): Promise<NodeLlama
     const code = (err as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
       throw new UserError(
-        '--model-path (an embedded GGUF model) needs node-llama-cpp, which the default install leaves out (about 700 MB with its GPU binaries)',
+        '--model-path (an embedded GGUF model) needs node-llama-cpp, which the default install leaves out (about 730 MB with its GPU binaries)',
         `install it with: ${NODE_LLAMA_CPP_INSTALL} (or serve the model with a chat server and pass --model NAME --base-url URL)`,
       );
     }
