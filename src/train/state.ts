@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PoolJSON } from '../curriculum/pool.js';
+import { UserError } from '../util/errors.js';
 import type { PolicyCheckpoint } from '../policy/linear.js';
 import type { TrainConfig } from './config.js';
 
@@ -60,10 +61,19 @@ export function saveState(runDir: string, state: RunState): void {
   renameSync(`${path}.tmp`, path);
 }
 
+/** The saved state of the run in `runDir`, null when there is none; a UserError naming --fresh when it cannot be read by this version. */
 export function loadState(runDir: string): RunState | null {
   const path = statePath(runDir);
   if (!existsSync(path)) return null;
-  const state = JSON.parse(readFileSync(path, 'utf8')) as RunState;
-  if (state.schema !== STATE_SCHEMA) throw new Error(`${path} is not a FrogNano training state (schema ${state.schema})`);
-  return state;
+  const fix = 'pass --fresh to start the run over, or pick another --run';
+  let state: { schema?: unknown };
+  try {
+    state = JSON.parse(readFileSync(path, 'utf8')) as { schema?: unknown };
+  } catch (err) {
+    throw new UserError(`the run state ${path} cannot be read: ${(err as Error).message}`, fix);
+  }
+  if (state?.schema !== STATE_SCHEMA) {
+    throw new UserError(`the run state ${path} was saved in another format (${JSON.stringify(state?.schema ?? null)}; this version reads ${STATE_SCHEMA})`, fix);
+  }
+  return state as RunState;
 }

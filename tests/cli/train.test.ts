@@ -6,6 +6,7 @@ import { TRAIN_DEFAULTS } from '../../src/train/config.js';
 import { UserError } from '../../src/util/errors.js';
 import { tempDir } from '../helpers/workspace.js';
 import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { LinearPolicy } from '../../src/policy/linear.js';
 import { saveState, STATE_SCHEMA } from '../../src/train/state.js';
 
@@ -77,5 +78,18 @@ describe('frognano train options', () => {
     assert.equal(code, 2);
     assert.match(err.join('\n'), /run "old" cannot resume: not a checkpoint of this embedded policy version/);
     assert.match(err.join('\n'), /--fresh/);
+  });
+
+  it('refuses a run state it cannot read or saved in another format, naming --fresh', async () => {
+    for (const [content, message] of [['{"schema":"frognano.train-state/v0"}', /saved in another format \("frognano\.train-state\/v0"; this version reads frognano\.train-state\/v1\)/], ['{"schema": ', /cannot be read/]] as const) {
+      const data = tempDir();
+      mkdirSync(join(data, 'runs', 'old'), { recursive: true });
+      writeFileSync(join(data, 'runs', 'old', 'state.json'), content);
+      const err: string[] = [];
+      const code = await main(['train', '--data-dir', data, '--run', 'old'], { out: () => {}, err: (l) => err.push(l) });
+      assert.equal(code, 2);
+      assert.match(err.join('\n'), message);
+      assert.match(err.join('\n'), /fix: pass --fresh/);
+    }
   });
 });
