@@ -11,7 +11,7 @@ import { SOLVE_HELP, solveCommand } from './solve.js';
 import { TRAIN_HELP, trainCommand } from './train.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
-import { parseCommandLine, type ParsedArgs } from './options.js';
+import { CommandLineError, parseCommandLine, type ParsedArgs } from './options.js';
 
 const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
 
@@ -37,9 +37,10 @@ const USAGE: Record<string, string> = { help: HELP, env: ENV_HELP, synth: SYNTH_
 
 /** A usage error as every command prints it: what was wrong, how to fix it, and the command's usage line. */
 function usageError(command: string | undefined, err: UserError, sub?: string): string {
-  const name = command && command !== 'help' && command in USAGE ? `frognano ${command}` : 'frognano';
+  const known = command !== undefined && Object.hasOwn(USAGE, command);
+  const name = known && command !== 'help' ? `frognano ${command}` : 'frognano';
   const message = err.message.startsWith(`${name}: `) ? err.message : `${name}: ${err.message}`;
-  const lines = (USAGE[command ?? 'help'] ?? HELP).split('\n');
+  const lines = (known ? USAGE[command]! : HELP).split('\n');
   const at = lines.findIndex((l) => l.startsWith('Usage:'));
   // A command with subcommands shows the line of the one used.
   const subLine = sub ? lines.find((l) => l.trim().startsWith(`frognano ${command} ${sub}`)) : undefined;
@@ -56,14 +57,13 @@ export async function main(argv: string[], io = { out: console.log, err: console
   try {
     parsed = parseCommandLine(argv);
   } catch (err) {
-    if (!(err instanceof UserError)) throw err;
-    const command = argv.findIndex((a) => a in USAGE);
-    io.err(usageError(argv[command], err, argv[command + 1]));
+    if (!(err instanceof CommandLineError)) throw err;
+    io.err(usageError(err.command, err, err.sub));
     return 2;
   }
   const { command, positionals } = parsed;
   const ctx: CliContext = { positionals, flags: parsed.flags, out: io.out, err: io.err };
-  const help = USAGE[command ?? 'help'];
+  const help = Object.hasOwn(USAGE, command ?? 'help') ? USAGE[command ?? 'help'] : undefined;
   if (parsed.flags.help && help) {
     io.out(help);
     return 0;

@@ -40,18 +40,6 @@ export interface ParsedArgs {
   flags: Record<string, string | boolean | undefined>;
 }
 
-/** `--n -3`: a negative number after a flag that takes a value is that value, not another flag. */
-function joinNegativeValues(argv: string[], options: Options): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const name = a.startsWith('--') ? a.slice(2) : null;
-    if (name && options[name]?.type === 'string' && /^-\d/.test(argv[i + 1] ?? '')) out.push(`${a}=${argv[++i]}`);
-    else out.push(a);
-  }
-  return out;
-}
-
 /** The closest known flag, for a "did you mean" (edit distance at most 2). */
 function closest(name: string, known: string[]): string | undefined {
   const distance = (a: string, b: string) => {
@@ -70,35 +58,37 @@ function closest(name: string, known: string[]): string | undefined {
   return known.map((k) => ({ k, d: distance(name, k) })).filter((x) => x.d <= 2).sort((a, b) => a.d - b.d)[0]?.k;
 }
 
-/** The command and its flags; a UserError (with the command named) for anything its usage does not allow. */
+/** A command line the command's usage does not allow; `command` is the command it was for. */
+export class CommandLineError extends UserError {
+  constructor(message: string, hint: string | undefined, readonly command: string | undefined, readonly sub?: string) {
+    super(message, hint);
+  }
+}
+
+/**
+ * The command and its flags. Parsed leniently with the command's own
+ * options (so a value may start with a dash: `--seed -3`, `--issue "-v ..."`;
+ * `--` ends the flags; `-hv` groups), then every flag is checked.
+ */
 export function parseCommandLine(argv: string[]): ParsedArgs {
   const all: Options = Object.assign({}, GLOBAL_OPTIONS, ...Object.values(COMMAND_OPTIONS));
-  const loose = parseArgs({ args: joinNegativeValues(argv, all), options: all, allowPositionals: true, strict: false });
-  const command = loose.positionals[0];
-  const own = command !== undefined ? COMMAND_OPTIONS[command] : {};
-  if (!own) return { command, positionals: loose.positionals.slice(1), flags: {} };
-  const options = { ...GLOBAL_OPTIONS, ...own };
+  const command = parseArgs({ args: argv, options: all, allowPositionals: true, strict: false }).positionals[0];
+  const own = command !== undefined && Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command]! : command === undefined ? {} : null;
+  const options = { ...GLOBAL_OPTIONS, ...(own ?? {}) };
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  if (!own) return { command, positionals: parsed.positionals.slice(1), flags: {} };
   const where = command ? `frognano ${command}` : 'frognano';
-  const args = joinNegativeValues(argv, options);
-  for (const a of args) {
-    if (!a.startsWith('-') || a === '--') continue;
-    const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : a.slice(1);
-    const known = a.startsWith('--') ? name in options : Object.values(options).some((o) => o.short === name);
-    if (!known) {
-      const near = closest(name, Object.keys(options));
-      const elsewhere = Object.entries(COMMAND_OPTIONS).filter(([, o]) => name in o).map(([c]) => c);
-      const hint = near ? `did you mean --${near}?` : elsewhere.length ? `--${name} belongs to ${elsewhere.map((c) => `frognano ${c}`).join(', ')}` : undefined;
-      throw new UserError(`${where}: unknown option ${a.startsWith('--') ? '--' : '-'}${name}`, hint);
+  const fail = (message: string, hint?: string) => new CommandLineError(`${where}: ${message}`, hint, command, parsed.positionals[1]);
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option') continue;
+    const option = Object.hasOwn(options, t.name) ? options[t.name] : undefined;
+    if (!option) {
+      const near = closest(t.name, Object.keys(options));
+      const elsewhere = Object.entries(COMMAND_OPTIONS).filter(([, o]) => Object.hasOwn(o, t.name)).map(([c]) => c);
+      throw fail(`unknown option ${t.rawName}`, near ? `did you mean --${near}?` : elsewhere.length ? `--${t.name} belongs to ${elsewhere.map((c) => `frognano ${c}`).join(', ')}` : undefined);
     }
+    if (option.type === 'string' && t.value === undefined) throw fail(`--${t.name} needs a value`, `write --${t.name} VALUE`);
+    if (option.type === 'boolean' && t.inlineValue) throw fail(`--${t.name} takes no value`, `write --${t.name} alone`);
   }
-  try {
-    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { command, positionals: parsed.positionals.slice(1), flags: parsed.values };
-  } catch (err) {
-    const missing = /Option '(-\w, )?--([\w-]+) <value>' argument missing/.exec((err as Error).message);
-    if (missing) throw new UserError(`${where}: --${missing[2]} needs a value`, `write --${missing[2]} VALUE (a value starting with a dash as --${missing[2]}=VALUE)`);
-    const boolValue = /Option '(-\w, )?--([\w-]+)' does not take an argument/.exec((err as Error).message);
-    if (boolValue) throw new UserError(`${where}: --${boolValue[2]} takes no value`, `write --${boolValue[2]} alone`);
-    throw new UserError(`${where}: ${(err as Error).message}`);
-  }
+  return { command, positionals: parsed.positionals.slice(1), flags: parsed.values };
 }

@@ -5,6 +5,7 @@
 // judged by its exit status alone.
 import type { EnvironmentSpec, ReportFormat } from '../env/spec.js';
 import { inferSpec } from '../env/infer.js';
+import { SpecError } from '../env/spec.js';
 import { compareRuns, madeWorse, someIds, type RunComparison } from '../grading/compare.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import type { Runtime } from '../runtime/types.js';
@@ -20,6 +21,7 @@ export function repoTests(snapshot: string, repo: string, testCommand: string | 
     return { spec: inferSpec(snapshot, { path: repo }, { ...(testCommand ? { testCommand } : {}), ...(report ? { report: report as ReportFormat } : {}) }) };
   } catch (err) {
     if (err instanceof UserError) return { unavailable: `${err.message}${err.hint ? ` (${err.hint.replace(/^pass /, 'pass to solve: ')})` : ''}` };
+    if (err instanceof SpecError) return { unavailable: err.message };
     throw err;
   }
 }
@@ -58,6 +60,12 @@ export function verdictLines(c: RunComparison): string[] {
   if (c.runBroken) lines.push('the tests no longer complete with the change (a crash, a timeout or no report)');
   lines.push(`still passing ${c.stillPassing}, still failing ${c.stillFailing.length}${c.stillFailing.length ? ` (${someIds(c.stillFailing, 3)})` : ''}`);
   return lines;
+}
+
+/** Why a change was not checked: the tests could not be found, or did not complete before the change. */
+export function uncheckedWhy(tests: RepoTests, before: TestRun | null): string {
+  if ('unavailable' in tests) return tests.unavailable;
+  return before ? `the tests did not complete before the change: ${before.reason ?? before.outcome}` : 'the tests did not run';
 }
 
 export { compareRuns, madeWorse };

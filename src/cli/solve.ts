@@ -19,7 +19,7 @@ import { ChangeRefused } from '../workspace/scan.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CliContext } from './context.js';
 import { modelFactory, MODELS_HELP } from './models.js';
-import { compareRuns, describeRun, madeWorse, repoTests, runRepoTests, verdictLines } from './solve-tests.js';
+import { compareRuns, describeRun, madeWorse, repoTests, runRepoTests, uncheckedWhy, verdictLines } from './solve-tests.js';
 
 export const SOLVE_HELP = `Usage: frognano solve --repo <path> --issue <text|file> --model M [options]
 
@@ -157,12 +157,14 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
       else ctx.out('No changes: the agent produced no diff.');
       return 1;
     }
-    const after = before && (await runRepoTests(tests, place, diff));
-    const comparison = before && after ? compareRuns(before, after) : null;
-    const worse = comparison !== null && madeWorse(comparison);
     const out = resolve((f.out as string | undefined) ?? join(dir, 'solve', `${basename(repo)}-${new Date().toISOString().replace(/[:.]/g, '-')}.patch`));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, diff);
+    // Compared only against a run that completed: a suite that crashed or timed out before the change says nothing of it.
+    const checked = before?.outcome === 'completed' ? before : null;
+    const after = checked && (await runRepoTests(tests, place, diff));
+    const comparison = checked && after ? compareRuns(checked, after) : null;
+    const worse = comparison !== null && madeWorse(comparison);
     const args = await applyArgs(repo);
     let applied = false;
     let applyError: string | undefined;
@@ -177,7 +179,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
       }
     }
     if (f.json) {
-      const check = comparison ? { ...comparison, worse } : { unavailable: 'unavailable' in tests ? tests.unavailable : 'the tests did not run' };
+      const check = comparison ? { ...comparison, worse } : { unavailable: uncheckedWhy(tests, before) };
       ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff, patchFile: out, tests: check, applied, ...(applyError ? { applyError } : {}) }, null, 2));
     } else {
       ctx.out(diff.trimEnd());
@@ -186,7 +188,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
         ctx.out(`tests with the change: ${describeRun(after!)}`);
         for (const line of verdictLines(comparison)) ctx.out(`  ${line}`);
         ctx.out(worse ? 'verdict: the change makes the tests WORSE' : comparison.fixed.length ? 'verdict: the change fixes tests and breaks none' : 'verdict: the change breaks no passing test (and fixes none)');
-      } else ctx.out('verdict: unchecked (the tests could not be run)');
+      } else ctx.out(`verdict: unchecked (${uncheckedWhy(tests, before)})`);
       ctx.out(`diff saved to ${out}`);
       if (applied) ctx.out(`applied to ${repo}`);
       else if (applyError) ctx.err(`could not apply the diff to ${repo} (nothing was changed): ${applyError}`);

@@ -79,6 +79,7 @@ export function stopLine(state: RunState, cfg: TrainConfig): string {
     case 'no-tasks':
       return `stopped ${where}: no task to train on (none was admitted); try other --envs or --families`;
     default:
+      if (state.step > cfg.steps) return `stopped: --steps ${cfg.steps} is not more than the ${state.step} steps already done; rerun with more --steps to train further`;
       return `finished ${cfg.steps === 1 ? 'its 1 step' : `all ${cfg.steps} steps`} (${state.rolloutsUsed} of ${cfg.budget} rollouts); to train further, rerun with more --steps`;
   }
 }

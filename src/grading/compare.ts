@@ -24,7 +24,7 @@ export function compareRuns(before: TestRun, after: TestRun): RunComparison {
     if (b && a) out.stillPassing++;
     else if (b) out.broken.push(id);
     else if (a) out.fixed.push(id);
-    else if (after.tests.has(id)) out.stillFailing.push(id);
+    else out.stillFailing.push(id); // failing before; failing or absent after
   }
   return out;
 }

@@ -19,6 +19,14 @@ describe('command-line flags', () => {
     const s = parseCommandLine(['--data-dir', 'd', 'synth', '--env', 'all', '--n=5']);
     assert.equal(s.command, 'synth');
     assert.deepEqual([s.flags['data-dir'], s.flags.env, s.flags.n], ['d', 'all', '5']);
+    // Values that start with a dash, a lone dash, what follows --, grouped short flags, a flag value that names a command.
+    assert.equal(parseCommandLine(['solve', '--issue', '-v crashes']).flags.issue, '-v crashes');
+    assert.equal(parseCommandLine(['train', '--lr', '-.5']).flags.lr, '-.5');
+    assert.deepEqual(parseCommandLine(['task', 'import', '-']).positionals, ['import', '-']);
+    assert.deepEqual(parseCommandLine(['env', 'add', '--', '-dir']).positionals, ['add', '-dir']);
+    assert.deepEqual({ ...parseCommandLine(['-hv']).flags }, { help: true, version: true });
+    const r = parseCommandLine(['--run', 'eval', 'train', '--steps', '2']);
+    assert.deepEqual([r.command, r.flags.run, r.flags.steps], ['train', 'eval', '2']);
   });
 
   it('refuses flags the command does not take, naming the command, a near flag, or the command that takes it', () => {
@@ -37,6 +45,10 @@ describe('command-line flags', () => {
     assert.equal(r.err.split('\n')[0], 'frognano synth: --n must be an integer >= 1, got "-3"');
     assert.match(r.err, /^Usage: frognano synth --env/m);
     assert.match(r.err, /frognano synth --help lists every option/);
+    const named = await cli(['--run', 'toString', 'train', '--bogus']);
+    assert.equal(named.err.split('\n')[0], 'frognano train: unknown option --bogus', 'the parsed command, not a flag value that looks like one');
+    assert.match((await cli(['--run', 'eval', 'train', '--bogus'])).err, /^Usage: frognano train/m);
+    assert.match((await cli(['env', 'add', '--bogus'])).err, /^Usage: frognano env add/m);
     const env = await cli(['env', 'add']);
     assert.match(env.err, /^Usage: frognano env add <path\|git-url>/m, 'a subcommand shows its own usage line');
   });
