@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { baseTestId, indexDefs, readTestFile, testIdOf } from '../../src/grading/tests/defs.js';
 import { editTests } from '../../src/grading/tests/edit.js';
 
-const JS = `import { describe, it, test } from 'node:test';
-describe('outer', () => {
-  it('adds', () => { assert.equal(add(1, 2), 3); });
-  describe("inner \\"q\\"", () => {
-    it.only('nested', async () => {});
-  });
-  it(\`computed \${x}\`, () => {});
-});
-test('with subtests', async (t) => {
-  await t.test('first', () => {});
-  await t.test('second', () => {});
-});
-test('top', () => {});
-`;
+// A JavaScript test file with a focused test (it.only), a computed name and
+// subtests; kept as a .txt fixture so no runner or check takes it for a test.
+const JS = readFileSync(new URL('../fixtures/test-defs/outer.test.js.txt', import.meta.url), 'utf8');
 
 const PY = `import unittest
 
