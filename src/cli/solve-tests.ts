@@ -6,7 +6,7 @@
 import type { EnvironmentSpec, ReportFormat } from '../env/spec.js';
 import { inferSpec } from '../env/infer.js';
 import { SpecError } from '../env/spec.js';
-import { compareRuns, madeWorse, someIds, type RunComparison } from '../grading/compare.js';
+import { someIds, type RunComparison } from '../grading/compare.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import type { Runtime } from '../runtime/types.js';
 import { UserError } from '../util/errors.js';
@@ -67,5 +67,3 @@ export function uncheckedWhy(tests: RepoTests, before: TestRun | null): string {
   if ('unavailable' in tests) return tests.unavailable;
   return before ? `the tests did not complete before the change: ${before.reason ?? before.outcome}` : 'the tests did not run';
 }
-
-export { compareRuns, madeWorse };

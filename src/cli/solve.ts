@@ -19,7 +19,8 @@ import { ChangeRefused } from '../workspace/scan.js';
 import { Workspace } from '../workspace/workspace.js';
 import type { CliContext } from './context.js';
 import { modelFactory, MODELS_HELP } from './models.js';
-import { compareRuns, describeRun, madeWorse, repoTests, runRepoTests, uncheckedWhy, verdictLines } from './solve-tests.js';
+import { compareRuns, madeWorse } from '../grading/compare.js';
+import { describeRun, repoTests, runRepoTests, uncheckedWhy, verdictLines } from './solve-tests.js';
 
 export const SOLVE_HELP = `Usage: frognano solve --repo <path> --issue <text|file> --model M [options]
 
@@ -132,10 +133,11 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
   try {
     const model = await models.forEpisode({ seed });
     const layers = snapshotOf(repo, join(tmp, 'repo'), realpathSync(dir));
-    ws = await Workspace.create({ snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') });
+    // The agent's workspace and the test runs before and after its change are made alike from the copy.
+    const place = { snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') };
+    ws = await Workspace.create(place);
     const workdir = ws.runtime.workdir(ws.mounts);
     const testCommand = f['test-command'] as string | undefined;
-    const place = { snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') };
     const tests = repoTests(place.snapshot, repo, testCommand, f.report as string | undefined);
     log(`solve: ${models.name} on a copy of ${repo} (${runtime.name} runtime${runtime.isolated ? '' : ', NOT isolated'})`);
     if ('unavailable' in tests) log(`tests: cannot run them, so the change will not be checked: ${tests.unavailable}`);

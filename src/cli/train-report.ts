@@ -6,10 +6,9 @@ import { MAX_ATTEMPTS } from '../policy/agent.js';
 import type { TrainConfig } from '../train/config.js';
 import type { HeldOutPoint, RunState } from '../train/state.js';
 import type { TrainEvent } from '../train/trainer.js';
-import { pairedGain, rate, wilson } from '../util/stats.js';
+import { pairedGain, percent as pct, rate, wilson } from '../util/stats.js';
 
 const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A held-out point's solve rate with its counts where the state has them (older states: the bare share). */

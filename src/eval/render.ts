@@ -1,6 +1,6 @@
 // The evaluation report as a person reads it: per-task rows (for small runs),
 // then pass rates by environment and by strategy, then one summary line.
-import { rate as rateOf } from '../util/stats.js';
+import { percent, rate as rateOf } from '../util/stats.js';
 import { table } from '../util/table.js';
 import type { Aggregate, EvalReport } from './report.js';
 
@@ -8,7 +8,7 @@ import type { Aggregate, EvalReport } from './report.js';
 export const MAX_TASK_ROWS = 40;
 
 function rate(x: number | null): string {
-  return x === null ? '-' : `${(100 * x).toFixed(1)}%`;
+  return x === null ? '-' : percent(x);
 }
 
 /** pass@k beside pass@1 only where k is more than 1 (else the two are one column). */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { runAgent } from '../agent/loop.js';
 import { Recorder, type StopReason } from '../agent/trajectory.js';
 import type { BuiltEnv } from '../env/build.js';
-import { agentTestCommand as specTestCommand } from '../grading/testrun.js';
+import { agentTestCommand } from '../grading/testrun.js';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import type { Decision } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
@@ -81,14 +81,9 @@ export function agentCommandTimeoutMs(task: Task): number {
   return ms ? Math.min(spec, Math.max(AGENT_TIMEOUT_FLOOR_MS, 4 * ms)) : spec;
 }
 
-/** The task's test command as the agent runs it. */
-export function agentTestCommand(task: Task, ws: Workspace): string {
-  return specTestCommand(task.env.spec, ws);
-}
-
 /** What the agent is told: the task's instruction, where the repository is, how to run its tests. */
 export function agentInstruction(task: Task, ws: Workspace): string {
-  return `${task.instruction.trim()}\n\nThe repository is at ${ws.runtime.workdir(ws.mounts)} . Run the tests with:\n    ${agentTestCommand(task, ws)}\n`;
+  return `${task.instruction.trim()}\n\nThe repository is at ${ws.runtime.workdir(ws.mounts)} . Run the tests with:\n    ${agentTestCommand(task.env.spec, ws)}\n`;
 }
 
 /** The model works on the task in a fresh workspace; what it changed (or why the host refused to read it), and why it stopped. */
@@ -98,7 +93,7 @@ export async function work(task: Task, model: Model, ctx: RolloutContext): Promi
     const res = await runAgent({
       model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
       ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
-      ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task, ws)) } : {}),
+      ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task.env.spec, ws)) } : {}),
       limits: { maxSteps: ctx.maxSteps ?? DEFAULT_AGENT_LIMITS.maxSteps, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
     });
     const change = await ws.diff().catch((err: unknown) => {

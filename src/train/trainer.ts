@@ -115,8 +115,6 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   // Workspaces keep git directories by absolute path: a relative data directory would break them.
   const deps: TrainDeps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
   const onEvent = deps.onEvent ?? (() => {});
-  let liveRollouts = () => 0;
-  const emit = (e: TrainEvent) => onEvent(e.kind === 'phase' ? { ...e, rollouts: liveRollouts() } : e);
   const supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families });
   const evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
   const verdicts = deps.verdicts ?? new Map<string, VerifierReport>();
@@ -141,7 +139,7 @@ export async function train(cfg: TrainConfig, given: TrainDeps): Promise<RunStat
   };
   state.config = cfg; // a resumed run may go further (steps, budget, time limit); the rest matches (cli/train.ts)
   let batchDone = 0; // rollouts of the running batch that finished (counted into the state when it ends)
-  liveRollouts = () => state.rolloutsUsed + batchDone;
+  const emit = (e: TrainEvent) => onEvent(e.kind === 'phase' ? { ...e, rollouts: state.rolloutsUsed + batchDone } : e);
   if (saved) emit({ kind: 'resume', step: saved.step, rollouts: saved.rolloutsUsed });
   const started = performance.now() - state.elapsedMs;
   // The time limit counts from here, per invocation, and each invocation

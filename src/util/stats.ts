@@ -4,6 +4,11 @@
 // percentile bootstrap) are all the project needs.
 import { rng } from './rng.js';
 
+/** A share as a percentage: `25.0%`. */
+export function percent(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
 /** `25.0% (3/12)`; `-` when nothing was counted. */
 export function rate(successes: number, total: number): string {
   return total > 0 ? `${((100 * successes) / total).toFixed(1)}% (${successes}/${total})` : '-';
