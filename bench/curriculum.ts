@@ -10,13 +10,14 @@
 // fewer sandboxed test runs; every run still spends its own rollout budget.
 //
 //   npx tsx bench/curriculum.ts [--seeds 3] [--budget 150] [--eval-tasks 20] [--envs a,b] [--held-out c,d] [--track trained|all] [--extend 0] [--out bench/out]
+import { EmbeddedLearner } from '../src/policy/learner.js';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { starterEnvs } from '../src/env/load.js';
 import { selectRuntime } from '../src/runtime/select.js';
 import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, TRACKED_TASKS, type TrackedTasks, type TrainConfig } from '../src/train/config.js';
-import { TestRunCache } from '../src/train/test-cache.js';
+import { TestRunCache } from '../src/rl/test-cache.js';
 import { train } from '../src/train/trainer.js';
 import type { HeldOutPoint } from '../src/train/state.js';
 import { linePlot, type Series } from '../src/util/svg-plot.js';
@@ -68,7 +69,7 @@ for (const seed of values['report-only'] ? [] : seeds) {
     rmSync(runDir, { recursive: true, force: true });
     const t0 = Date.now();
     const state = await train({ ...base, curriculum, seed }, {
-      envs, runtime, dataDir, runDir, bankDir: join(dataDir, 'bank'), runName: `bench-${curriculum}-${seed}`, verdicts, testRuns,
+      envs, runtime, dataDir, runDir, bankDir: join(dataDir, 'bank'), runName: `bench-${curriculum}-${seed}`, verdicts, testRuns, learner: new EmbeddedLearner(base),
       onEvent: (e) => {
         if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${heldOutRate(e)}${e.reach === undefined ? '' : ` (reach ${(100 * e.reach).toFixed(1)}%)`} at ${e.rollouts} rollouts`);
         if (e.kind === 'step') console.error(`${curriculum} seed ${seed}: step ${e.metrics.step}, ${e.metrics.rollouts} rollouts, reward ${e.metrics.meanReward.toFixed(2)}, non-degenerate ${e.metrics.nonDegenerate}/${e.metrics.groups}`);

@@ -18,10 +18,11 @@ import { parseArgs } from 'node:util';
 import { DENSE_FEATURES } from '../src/policy/features.js';
 import type { Decision } from '../src/policy/linear.js';
 import { LinearPolicy } from '../src/policy/linear.js';
-import type { AdvantageMethod } from '../src/train/advantages.js';
+import { estimator, scoreGroup, type AdvantageMethod } from '../src/rl/advantages.js';
+import type { Rollout } from '../src/rl/contract.js';
+import { trajectoryOf, type EmbeddedTurn } from '../src/policy/decisions.js';
 import { learnableSlots, TRAIN_DEFAULTS as D, type LearnedWeights } from '../src/train/config.js';
-import type { RolloutResult } from '../src/train/rollout.js';
-import { updatePolicy, type CreditMethod } from '../src/train/update.js';
+import { updatePolicy, type CreditMethod } from '../src/policy/update.js';
 import { rng } from '../src/util/rng.js';
 import { hitK, loadExamples, mean, splitExamples, type Example } from './reach-examples.js';
 
@@ -44,7 +45,7 @@ const train = values['train-family'] ? split.train.filter((e) => e.family === va
 if (train.length === 0) throw new Error(`no training task of family "${values['train-family']}" (families: ${[...new Set(split.train.map((e) => e.family))].join(', ')})`);
 const { fresh, held } = split;
 
-function rollout(p: LinearPolicy, e: Example, random: () => number): RolloutResult {
+function rollout(p: LinearPolicy, e: Example, random: () => number): Rollout<EmbeddedTurn> {
   const left = e.feats.map((_, i) => i);
   const decisions: Decision[] = [];
   let reward = 0;
@@ -57,7 +58,7 @@ function rollout(p: LinearPolicy, e: Example, random: () => number): RolloutResu
     if (hit) { reward = 1; break; }
     left.splice(index, 1);
   }
-  return { taskId: e.id, reward, stopReason: 'submitted', steps: decisions.length, decisions, ms: 0, verifyMs: 0, cached: false };
+  return { taskId: e.id, reward, trajectory: trajectoryOf(decisions), policyVersion: 0, steps: decisions.length, ms: 0, verifyMs: 0, cached: false };
 }
 
 const score = (p: LinearPolicy, xs: Example[], random: () => number) => 100 * mean(xs.map((e) => hitK(p, e, K, random, 100)));
@@ -78,7 +79,8 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
     const stepGroups = picked.map((e) => Array.from({ length: G }, () => rollout(p, e, random)));
     for (const g of stepGroups) { groups++; if (new Set(g.map((r) => r.reward)).size > 1) nonDegenerate++; }
     rollouts += B * G;
-    updatePolicy(p, stepGroups, values.advantage as AdvantageMethod, Number(values.lr), values.credit as CreditMethod, Number(values.epochs), learnableSlots(values.learn as LearnedWeights));
+    const est = estimator(values.advantage as AdvantageMethod);
+    updatePolicy(p, stepGroups.map((g) => scoreGroup(g, est)), est, Number(values.lr), values.credit as CreditMethod, Number(values.epochs), learnableSlots(values.learn as LearnedWeights));
   }
   if (seed === 1) console.log(DENSE_FEATURES.map((n, i) => `${n} ${p.w[i]!.toFixed(2)}`).join('  '));
   const evalRandom = rng(100 + seed);

@@ -11,7 +11,7 @@ import { EmbeddedAgent } from '../src/policy/agent.js';
 import { HASH_BASE, type Sparse } from '../src/policy/features.js';
 import type { LinearPolicy } from '../src/policy/linear.js';
 import { readTask } from '../src/task/io.js';
-import { fixIndices, reachWithin } from '../src/train/reach.js';
+import { fixIndices, reachWithin } from '../src/policy/reach.js';
 
 /** One recorded task's first choice: candidates' features, the fix among them, and the bug's operator family. */
 export interface Example { id: string; env: string; family: string; feats: Sparse[]; fix: number[] }

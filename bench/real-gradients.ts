@@ -15,13 +15,14 @@ import { parseArgs } from 'node:util';
 import { SUCCESS_THRESHOLD } from '../src/curriculum/probe.js';
 import { starterEnvs } from '../src/env/load.js';
 import { DENSE_FEATURES, FEATURE_DIM } from '../src/policy/features.js';
-import type { LinearPolicy } from '../src/policy/linear.js';
+import { decisionsOf, type EmbeddedTurn } from '../src/policy/decisions.js';
+import { EmbeddedLearner } from '../src/policy/learner.js';
 import { selectRuntime } from '../src/runtime/select.js';
-import { isDegenerate } from '../src/train/advantages.js';
+import { estimator } from '../src/rl/advantages.js';
+import type { ScoredGroup } from '../src/rl/contract.js';
 import { TRAIN_DEFAULTS } from '../src/train/config.js';
-import type { RolloutResult } from '../src/train/rollout.js';
 import { train } from '../src/train/trainer.js';
-import { CREDIT_METHODS, decisionScales, type CreditMethod } from '../src/train/update.js';
+import { CREDIT_METHODS, decisionScales, type CreditMethod } from '../src/policy/update.js';
 import { table } from '../src/util/table.js';
 import { heldOutRate } from '../src/cli/train-report.js';
 
@@ -43,17 +44,22 @@ const KINDS = ['fail first', 'fail later', 'pass undone', 'pass kept first', 'pa
 const total = new Map<string, Float64Array>(KINDS.map((k) => [k, new Float64Array(D)]));
 const counts = new Map<string, number>(KINDS.map((k) => [k, 0]));
 
-function observe(step: number, groups: RolloutResult[][], policy: LinearPolicy): void {
+const cfg = { ...TRAIN_DEFAULTS, credit, steps: Number(values.steps), lr: Number(values.lr), epochs: Number(values.epochs), timeLimitMin: Number(values['time-limit']) };
+const learner = new EmbeddedLearner(cfg);
+
+function observe(step: number, groups: ScoredGroup<EmbeddedTurn>[]): void {
+  const policy = learner.linear;
   const dump: unknown[] = [];
-  for (const rs of groups) {
+  for (const g of groups) {
+    const rs = g.rollouts;
     const rewards = rs.map((r) => r.reward);
-    dump.push({ task: rs[0]?.taskId, rewards, rollouts: rs.map((r) => r.decisions.map((d) => ({ chosen: d.chosen, undone: Boolean(d.undone), feats: d.feats.map((f) => { const k = f.idx.findIndex((i) => i >= D); return k < 0 ? [f.idx, f.val] : [f.idx.slice(0, k), f.val.slice(0, k)]; }) }))) });
-    if (isDegenerate(rewards)) continue;
-    const scales = decisionScales(rs, TRAIN_DEFAULTS.advantage, credit); // as the trainer's update credits them
+    dump.push({ task: g.taskId, rewards, rollouts: rs.map((r) => decisionsOf(r.trajectory).map((d) => ({ chosen: d.chosen, undone: Boolean(d.undone), feats: d.feats.map((f) => { const k = f.idx.findIndex((i) => i >= D); return k < 0 ? [f.idx, f.val] : [f.idx.slice(0, k), f.val.slice(0, k)]; }) }))) });
+    if (g.degenerate) continue;
+    const scales = decisionScales(g, estimator(TRAIN_DEFAULTS.advantage), credit); // as the trainer's update credits them
     rs.forEach((r, i) => {
       if (r.reward === null) return;
       const passed = r.reward >= SUCCESS_THRESHOLD;
-      r.decisions.forEach((d, j) => {
+      decisionsOf(r.trajectory).forEach((d, j) => {
         const kind = !passed ? (j === 0 ? 'fail first' : 'fail later') : d.undone ? 'pass undone' : j === 0 ? 'pass kept first' : 'pass kept later';
         const grad = new Float64Array(FEATURE_DIM);
         policy.accumulate(d, scales[i]![j] ?? 0, grad);
@@ -69,8 +75,8 @@ function observe(step: number, groups: RolloutResult[][], policy: LinearPolicy):
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
 await train(
-  { ...TRAIN_DEFAULTS, credit, steps: Number(values.steps), lr: Number(values.lr), epochs: Number(values.epochs), timeLimitMin: Number(values['time-limit']) },
-  { envs, runtime: selectRuntime({ warn: (m) => console.error(m) }), dataDir: '.frognano', runDir, bankDir: join(runDir, 'tasks'), runName: 'real-gradients', onGroups: observe,
+  cfg,
+  { envs, learner, runtime: selectRuntime({ warn: (m) => console.error(m) }), dataDir: '.frognano', runDir, bankDir: join(runDir, 'tasks'), runName: 'real-gradients', onGroups: observe,
     onEvent: (e) => { if (e.kind === 'eval') console.log(`held-out after step ${e.step}: ${heldOutRate(e)}`); } },
 );
 console.log(`\nGradient by kind of decision (sum of scale x (phi(chosen) - E[phi]) over the run), decisions per kind: ${KINDS.map((k) => `${k} ${counts.get(k)}`).join(', ')}`);

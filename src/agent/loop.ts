@@ -13,8 +13,8 @@ import { parseTextReply } from './text-protocol.js';
 import { type Tool, type ToolsetName, toolset as makeToolset, toolSpecs } from './tools/index.js';
 import { applyEvent, type EventSink, newTrajectory, type StopReason, type Trajectory, type TrajectoryEvent, type TurnRecord } from './trajectory.js';
 
-export interface AgentOptions {
-  model: Model;
+export interface AgentOptions<D = unknown> {
+  model: Model<D>;
   workspace: Workspace;
   instruction: string;
   /** Default 'leaf'. */
@@ -40,10 +40,18 @@ export interface StepInfo {
   elapsedMs: number;
 }
 
-export interface AgentResult {
+/** One turn as a learner sees it (rl/contract.ts Turn): the tools called and the model's learner data. */
+export interface LearnerTurn<D> {
+  tools: string[];
+  learner?: D;
+}
+
+export interface AgentResult<D = unknown> {
   stopReason: StopReason;
   steps: number;
   trajectory: Trajectory;
+  /** Every model turn in order, with the learner data it carried. */
+  turns: LearnerTurn<D>[];
   /** The model's error message, for 'model-error'. */
   error?: string;
 }
@@ -70,7 +78,7 @@ function turnRecord(turn: ModelTurn, index: number, messageIndex: number, t0: nu
   };
 }
 
-export async function runAgent(opts: AgentOptions): Promise<AgentResult> {
+export async function runAgent<D>(opts: AgentOptions<D>): Promise<AgentResult<D>> {
   const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...opts.limits };
   const toolsetName = opts.toolset ?? 'leaf';
   const tools = opts.tools ?? makeToolset(toolsetName);
@@ -90,9 +98,10 @@ export async function runAgent(opts: AgentOptions): Promise<AgentResult> {
   const say = (message: ChatMessage) => emit({ type: 'message', message });
   const context = new ContextMeter(traj.messages, specs);
   let steps = 0;
-  const stop = (stopReason: StopReason, error?: string): AgentResult => {
+  const turns: LearnerTurn<D>[] = [];
+  const stop = (stopReason: StopReason, error?: string): AgentResult<D> => {
     emit({ type: 'end', stopReason, endedAt: new Date().toISOString(), ...(error !== undefined ? { error } : {}) });
-    return { stopReason, steps, trajectory: traj, ...(error !== undefined ? { error } : {}) };
+    return { stopReason, steps, trajectory: traj, turns, ...(error !== undefined ? { error } : {}) };
   };
 
   emit({ type: 'start', schema: traj.schema, meta: traj.meta });
@@ -105,7 +114,7 @@ export async function runAgent(opts: AgentOptions): Promise<AgentResult> {
         ?? (steps >= limits.maxSteps ? 'step-limit' : context.tokens() > limits.maxContextTokens ? 'context-limit' : undefined);
       if (limit) return stop(limit);
       const t0 = Date.now();
-      let turn: ModelTurn;
+      let turn: ModelTurn<D>;
       try {
         turn = await clock.race(opts.model.turn({
           messages: [...traj.messages], maxTokens: limits.maxTokensPerTurn, signal: clock.signal, ...(specs ? { tools: specs } : {}),
@@ -115,6 +124,7 @@ export async function runAgent(opts: AgentOptions): Promise<AgentResult> {
         return cut ? stop(cut) : stop('model-error', err instanceof Error ? err.message : String(err));
       }
       const calls = native ? nativeCalls(turn.message, steps) : undefined;
+      turns.push({ tools: (calls ?? []).map((c) => c.function.name), ...(turn.learner !== undefined ? { learner: turn.learner } : {}) });
       const message: ChatMessage = { ...turn.message, ...(calls?.length ? { tool_calls: calls } : {}) };
       emit({ type: 'turn', turn: turnRecord(turn, steps, traj.messages.length, t0) });
       say(message);

@@ -10,10 +10,10 @@ import { Store } from '../store/store.js';
 import { CURRICULA, LEARNED_WEIGHTS, TRACKED_TASKS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
 import { applicableFamilies } from '../train/supply.js';
-import { LinearPolicy } from '../policy/linear.js';
+import { EmbeddedLearner } from '../policy/learner.js';
 import { loadState } from '../train/state.js';
 import { train } from '../train/trainer.js';
-import { CREDIT_METHODS } from '../train/update.js';
+import { CREDIT_METHODS } from '../policy/update.js';
 import { intFlag, numberFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
@@ -129,20 +129,13 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     if (prior && how({ families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>) }) !== how(cfg)) {
       throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
     }
-    if (prior) {
-      // A run saved by an earlier version of the embedded policy (other features) cannot continue.
-      try {
-        LinearPolicy.fromJSON(prior.policy);
-      } catch (err) {
-        throw new UserError(`run "${runName}" cannot resume: ${(err as Error).message}`, 'pass --fresh to start it over, or pick another --run');
-      }
-    }
     const progress = new Progress(Boolean(f.json));
     const lastHeld = prior?.heldOut.at(-1);
     const shown: Shown = { reward: '-', held: lastHeld ? heldOutRate(lastHeld) : '-', rollouts: prior?.rolloutsUsed ?? 0 };
     const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0, prior?.step ?? 0);
     const state = await train(cfg, {
       envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
+      learner: new EmbeddedLearner(cfg),
       onEvent: (e) => {
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
         if (e.kind === 'eval') {

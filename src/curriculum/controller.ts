@@ -23,6 +23,13 @@ export interface ControllerOptions {
   families: readonly OperatorFamily[];
 }
 
+/** The controller as a run state saves it. */
+export interface ControllerJSON {
+  opts: ControllerOptions;
+  levels: [string, number][];
+  families: [string, [OperatorFamily, Posterior][]][];
+}
+
 export const CONTROLLER_DEFAULTS: ControllerOptions = {
   target: 0.5,
   eta: 1.5,
@@ -132,7 +139,7 @@ export class DifficultyController {
     return { levels, families };
   }
 
-  toJSON(): { opts: ControllerOptions; levels: [string, number][]; families: [string, [OperatorFamily, Posterior][]][] } {
+  toJSON(): ControllerJSON {
     return {
       opts: { ...this.opts, families: [...this.opts.families] },
       levels: [...this.levels],
@@ -140,7 +147,7 @@ export class DifficultyController {
     };
   }
 
-  static fromJSON(json: ReturnType<DifficultyController['toJSON']>, ladder: readonly Rung[] = LADDER): DifficultyController {
+  static fromJSON(json: ControllerJSON, ladder: readonly Rung[] = LADDER): DifficultyController {
     const c = new DifficultyController(json.opts, ladder);
     for (const [k, d] of json.levels) c.levels.set(k, d);
     for (const [k, fams] of json.families) c.families.set(k, new Map(fams.map(([f, p]) => [f, structuredClone(p)])));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Task } from '../task/task.js';
-import { rolloutWithRetry } from '../train/rollout.js';
+import { rolloutWithRetry } from '../rl/rollout.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import { pool } from '../util/pool.js';
 import { deriveSeed } from '../util/rng.js';
@@ -64,6 +64,9 @@ export interface EvalRunOptions {
   onProgress?: (p: EvalProgress) => void;
 }
 
+/** Evaluated models are not being trained: their rollouts carry no policy version beyond this one. */
+const EVAL_VERSION = 0;
+
 function safeName(id: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_');
 }
@@ -80,10 +83,10 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
     const built = opts.built.get(task.id)!;
     const r = await rolloutWithRetry(task, () => opts.models.forEpisode({ seed, task, built }), {
       built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}), ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
-    });
+    }, EVAL_VERSION);
     const { retried } = r;
     const res: AttemptResult = {
-      attempt, seed, reward: r.reward, stopReason: r.stopReason, steps: r.steps, ms: Math.round(r.ms), retried,
+      attempt, seed, reward: r.reward, stopReason: r.trajectory.stopReason, steps: r.steps, ms: Math.round(r.ms), retried,
       ...(r.verdict ? { verdict: r.verdict } : {}),
       ...(r.reason ? { reason: r.reason } : {}),
       ...(recorderPath ? { trajectory: recorderPath } : {}),

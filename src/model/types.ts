@@ -42,7 +42,7 @@ export interface TurnRequest {
 /** An assistant message as a model returns it: tool calls typed (ChatMessage keeps them opaque). */
 export type AssistantMessage = Omit<ChatMessage, 'tool_calls'> & { tool_calls?: ToolCall[] };
 
-export interface ModelTurn {
+export interface ModelTurn<D = unknown> {
   /** The assistant message: content, tool_calls (ToolCall[]) and reasoning_content when present. */
   message: AssistantMessage;
   finishReason: string | null;
@@ -50,14 +50,17 @@ export interface ModelTurn {
   tokens?: TurnTokens;
   /** Log-probability of the whole action, for policies that know it exactly (the embedded policy). */
   logprob?: number;
+  /** What a learner trains on from this turn (rl/contract.ts Turn); kept in the harness's result, not in recorded trajectories. */
+  learner?: D;
 }
 
-export interface Model {
+/** `D`: the learner data its turns carry (rl/contract.ts); models that are not trained carry none. */
+export interface Model<D = unknown> {
   /** Shown in trajectories and reports. */
   readonly name: string;
   /** False: the harness uses the text protocol (actions in fenced blocks). */
   readonly supportsTools: boolean;
-  turn(req: TurnRequest): Promise<ModelTurn>;
+  turn(req: TurnRequest): Promise<ModelTurn<D>>;
   /** Frees what the model holds (an embedded model's weights, a server connection). */
   close?(): Promise<void>;
 }

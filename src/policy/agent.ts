@@ -6,14 +6,15 @@
 // attempts run out. Which repair to try is the one learned choice: sampled
 // from the log-linear model over every candidate repair in the files read
 // (the model's starting weights say where to look, see PRIOR in features.ts),
-// its exact log-probability recorded as the turn's logprob and in
-// `decisions` for the trainer.
+// its exact log-probability recorded as the turn's logprob, its features in
+// the turn's learner data (EmbeddedTurn) for the learner.
 import type { Model, ModelTurn, ToolCall, TurnRequest } from '../model/types.js';
 import { languageOf } from '../util/syntax.js';
 import { rng as makeRng } from '../util/rng.js';
 import { applyRepair, asEdit, repairsIn, type Repair } from './candidates.js';
 import { featurize, type FeatureContext, type Sparse } from './features.js';
-import type { Decision, LinearPolicy } from './linear.js';
+import type { LinearPolicy } from './linear.js';
+import type { Choice, EmbeddedTurn } from './decisions.js';
 import { corpusOf } from './naturalness.js';
 import { improved, observeTests, TEST_PATH, testedStems, words, type TestObservation } from './observe.js';
 
@@ -50,11 +51,13 @@ export function testCommandOf(instruction: string): string | null {
   return /Run the tests with:\s*\n\s+(.+)/.exec(instruction)?.[1]?.trim() ?? null;
 }
 
-export class EmbeddedAgent implements Model {
+export class EmbeddedAgent implements Model<EmbeddedTurn> {
   readonly name = 'embedded-policy';
   readonly supportsTools = true;
-  readonly decisions: Decision[] = [];
   opening: Opening | null = null;
+  /** Choices made so far, and those found undone since the last turn (reported on the next). */
+  private choices = 0;
+  private undone: number[] = [];
   private readonly random: () => number;
   private pending: Pending | null = null;
   private calls = 0;
@@ -76,16 +79,22 @@ export class EmbeddedAgent implements Model {
     this.random = makeRng(opts.seed);
   }
 
-  async turn(req: TurnRequest): Promise<ModelTurn> {
+  async turn(req: TurnRequest): Promise<ModelTurn<EmbeddedTurn>> {
     const last = req.messages.at(-1);
     const observation = last?.role === 'tool' && typeof last.content === 'string' ? last.content : '';
     if (!this.pending) this.start(req);
     else await this.absorb(this.pending, observation);
     const next = await this.next();
     this.pending = next?.action ?? null;
-    if (!next) return { message: { role: 'assistant', content: 'Done.' }, finishReason: 'stop' };
+    const learner: EmbeddedTurn = { ...(next?.choice ? { choice: next.choice } : {}), ...(this.undone.length ? { undoes: this.undone } : {}) };
+    this.undone = [];
+    const data = learner.choice || learner.undoes ? { learner } : {};
+    if (!next) return { message: { role: 'assistant', content: 'Done.' }, finishReason: 'stop', ...data };
     const call: ToolCall = { id: `call_${this.calls++}`, type: 'function', function: { name: next.tool, arguments: JSON.stringify(next.args) } };
-    return { message: { role: 'assistant', content: null, tool_calls: [call] }, finishReason: 'tool_calls', ...(next.logprob !== undefined ? { logprob: next.logprob } : {}) };
+    return {
+      message: { role: 'assistant', content: null, tool_calls: [call] }, finishReason: 'tool_calls',
+      ...(next.choice ? { logprob: next.logprob } : {}), ...data,
+    };
   }
 
   private start(req: TurnRequest): void {
@@ -135,7 +144,7 @@ export class EmbeddedAgent implements Model {
       else if (lines.length) this.files.set(p.file, lines.join('\n') + '\n');
     } else if (p.kind === 'edit' && p.repair && !p.undo) {
       if (out.startsWith('Error')) {
-        if (this.lastRepair) this.decisions[this.lastRepair.decision]!.undone = true;
+        if (this.lastRepair) this.undone.push(this.lastRepair.decision);
         this.lastRepair = null; // the edit did not apply: nothing to test or undo
         this.queue.unshift({ kind: 'edit' });
         return;
@@ -157,11 +166,11 @@ export class EmbeddedAgent implements Model {
       else this.queue.unshift({ kind: 'edit' });
       return;
     }
-    this.decisions[done.decision]!.undone = true;
+    this.undone.push(done.decision);
     this.queue.unshift({ kind: 'edit', repair: done.repair, undo: true }, { kind: 'edit' });
   }
 
-  private async next(): Promise<{ tool: string; args: Record<string, unknown>; action: Pending; logprob?: number } | null> {
+  private async next(): Promise<{ tool: string; args: Record<string, unknown>; action: Pending; logprob?: number; choice?: Choice } | null> {
     if (this.queue.length === 0 && this.files.size && this.attempts === 0) this.queue.push({ kind: 'edit' });
     const p = this.queue.shift();
     if (!p) return null;
@@ -183,11 +192,11 @@ export class EmbeddedAgent implements Model {
     if (!choice) return null;
     this.attempts++;
     const text = this.files.get(choice.repair.file)!;
-    this.lastRepair = { repair: choice.repair, before: text, decision: this.decisions.length - 1 };
+    this.lastRepair = { repair: choice.repair, before: text, decision: this.choices++ };
     this.tried.add(`${choice.repair.file}:${choice.repair.start}:${choice.repair.text}`);
     this.triedLines.add(`${choice.repair.file}:${choice.repair.line}`);
     const e = asEdit(text, choice.repair);
-    return { tool: 'Edit', args: { file_path: choice.repair.file, ...e }, action: { kind: 'edit', repair: choice.repair }, logprob: choice.logprob };
+    return { tool: 'Edit', args: { file_path: choice.repair.file, ...e }, action: { kind: 'edit', repair: choice.repair }, logprob: choice.logprob, choice: choice.choice };
   }
 
   /** Every untried candidate repair in the files read, and its features in the present context. */
@@ -204,12 +213,11 @@ export class EmbeddedAgent implements Model {
     return { cands, feats: cands.map((c) => featurize(c.r, c.text, ctx)) };
   }
 
-  private async choose(): Promise<{ repair: Repair; logprob: number } | null> {
+  private async choose(): Promise<{ repair: Repair; logprob: number; choice: Choice } | null> {
     const { cands, feats } = await this.candidates();
     if (cands.length === 0) return null;
     const temperature = this.opts.temperature ?? 1;
     const { index, logprob } = this.policy.choose(feats, this.random, temperature, this.opts.greedy);
-    this.decisions.push({ feats, chosen: index, temperature });
-    return { repair: cands[index]!.r, logprob };
+    return { repair: cands[index]!.r, logprob, choice: { feats, chosen: index, temperature } };
   }
 }

@@ -243,11 +243,12 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
   stats.planned += reserved;
 
   // Phase 1: single bugs, every environment's candidates through one pool of workers.
-  const jobs = works.flatMap((w) => w.candidates.map((c) => ({ w, c })));
-  await pool(jobs, opts.workers, async ({ w, c }) => {
+  const jobs = works.flatMap((w) => w.candidates.map((c, k) => ({ w, c, k })));
+  await pool(jobs, opts.workers, async ({ w, c, k }) => {
     try {
       const task = await validateOne(c, w.validator, w.built, opts, stats);
-      if (task) w.singles.push({ task, files: c.files, edits: c.edits });
+      // By candidate, not by which validation finished first: combinations are drawn from this list.
+      if (task) w.singles[k] = { task, files: c.files, edits: c.edits };
     } catch (err) {
       stats.errors.push(`${c.env}: ${(err as Error).message.split('\n')[0]}`);
       tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
@@ -257,7 +258,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
 
   // Phase 2: combinations of validated bugs of one environment (2 to 4 each).
   if (opts.strategies.includes('combine')) {
-    const combos = works.flatMap((w) => combineCandidates(w.singles, { n: opts.n, seed: opts.seed, salt: w.built.env.spec.name }).map((c) => ({ w, c })));
+    const combos = works.flatMap((w) => combineCandidates(w.singles.filter((x) => x !== undefined), { n: opts.n, seed: opts.seed, salt: w.built.env.spec.name }).map((c) => ({ w, c })));
     stats.planned += combos.length - reserved;
     opts.onProgress?.(stats);
     await pool(combos, opts.workers, async ({ w, c }) => {

@@ -1,18 +1,12 @@
 // Training run settings, with the defaults `frognano train` uses: sized so the
 // default run (embedded policy, starter environments, 2 CPU cores) finishes
 // in about a quarter of an hour.
-import { DENSE_FEATURES, FEATURE_DIM } from '../policy/features.js';
 import type { OperatorFamily } from '../curriculum/knobs.js';
-import type { AdvantageMethod } from './advantages.js';
-import type { CreditMethod } from './update.js';
-
-export type LearnedWeights = 'dense' | 'all';
-export const LEARNED_WEIGHTS: LearnedWeights[] = ['dense', 'all'];
-
-/** How many weights (from slot 0) training moves: the dense ones, or all. */
-export function learnableSlots(learn: LearnedWeights): number {
-  return learn === 'dense' ? DENSE_FEATURES.length : FEATURE_DIM;
-}
+import type { LearnedWeights } from '../policy/learner.js';
+import type { TrackedTasks } from '../policy/replay.js';
+import type { CreditMethod } from '../policy/update.js';
+import type { AdvantageMethod } from '../rl/advantages.js';
+import type { RunConfig } from '../rl/contract.js';
 
 /**
  * Tasks a step takes when `left` rollouts of the budget remain: the batch,
@@ -23,26 +17,16 @@ export function batchSize(cfg: Pick<TrainConfig, 'batch' | 'group'>, left: numbe
   return Math.min(cfg.batch, Math.max(1, Math.floor(left / cfg.group)));
 }
 
-export type TrackedTasks = 'trained' | 'all';
-export const TRACKED_TASKS: TrackedTasks[] = ['trained', 'all'];
-
 export type CurriculumName = 'frontier' | 'uniform' | 'static';
 export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];
 
-export interface TrainConfig {
+/** The loop's settings (RunConfig), the curriculum's and the embedded learner's. */
+export interface TrainConfig extends RunConfig {
   curriculum: CurriculumName;
   /** Environments trained on. */
   envs: string[];
   /** Environments never trained on: the held-out solve rate is measured on their tasks. */
   heldOut: string[];
-  seed: number;
-  /** Training steps at most. */
-  steps: number;
-  /** Rollouts at most, counting admission probes and static filtering (evaluation excluded). */
-  budget: number;
-  /** Tasks per step (B) and rollouts per task (G). */
-  batch: number;
-  group: number;
   /**
    * Which active tasks' posteriors follow the model's figure after an update
    * (replay.ts): 'trained' (the tasks the update trained on, by replaying
@@ -60,7 +44,6 @@ export interface TrainConfig {
   epochs: number;
   /** Which weights training moves: the dense features only, or also the hashed edit-kind slots. */
   learn: LearnedWeights;
-  workers: number;
   /** Admission probe size (early stop on mixed results). */
   probe: number;
   target: number;
@@ -74,8 +57,6 @@ export interface TrainConfig {
   families: OperatorFamily[];
   /** Tasks synthesized up front for the uniform and static curricula, per training environment. */
   initialTasks: number;
-  /** Stop after the step that passes this many minutes (0: no limit). */
-  timeLimitMin: number;
 }
 
 // The JavaScript starters: their suites run in about half a second in the
@@ -140,3 +121,6 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   initialTasks: 3,
   timeLimitMin: 11,
 };
+
+export { LEARNED_WEIGHTS, learnableSlots, type LearnedWeights } from '../policy/learner.js';
+export { TRACKED_TASKS, type TrackedTasks } from '../policy/replay.js';

@@ -7,7 +7,8 @@
 // many failures is the most informative group there is. Off by default
 // (--extend N); every extension rollout counts against the budget.
 import { isSuccess } from '../curriculum/probe.js';
-import type { MoreRollouts, RolloutResult } from './rollout.js';
+import type { Rollout as RolloutResult } from '../rl/contract.js';
+import type { MoreRollouts } from './more-rollouts.js';
 
 export interface ExtendOptions extends MoreRollouts {
   /** Rollouts a group may gain at most. */

@@ -4,14 +4,11 @@
 // on them (nearly free of sampling noise, where one attempt per task is a
 // coarse sample).
 import { isSuccess } from '../curriculum/probe.js';
-import { MAX_ATTEMPTS, type Opening } from '../policy/agent.js';
-import type { LinearPolicy } from '../policy/linear.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
-import { Openings } from './reach.js';
-import type { RolloutResult } from './rollout.js';
+import type { Rollout } from '../rl/contract.js';
 import type { TaskSupply } from './supply.js';
 
 /** Single bugs of the operation family with visible tests: what a policy of this design can learn to fix. Made before training starts, so with every worker. */
@@ -34,7 +31,7 @@ export interface SolveRate {
 
 export async function solveRate(
   ids: string[], cfg: TrainConfig, taskOf: (id: string) => Task | undefined,
-  runOne: (task: Task, seed: number) => Promise<RolloutResult>, onDone: (done: number, total: number) => void,
+  runOne: (task: Task, seed: number) => Promise<Rollout>, onDone: (done: number, total: number) => void,
 ): Promise<SolveRate> {
   const jobs = ids.flatMap((id) => Array.from({ length: cfg.evalRollouts }, (_, r) => ({ id, r })));
   let sum = 0, n = 0, done = 0, solved = 0;
@@ -49,33 +46,8 @@ export async function solveRate(
   return { rate: n ? sum / n : 0, solved, attempts: n };
 }
 
-/** The held-out tasks' reach: the mean and each task's. */
+/** The held-out tasks' reach: the mean and each task's (the learner's figures, PolicyFigures.heldOut). */
 export interface HeldOutReach {
   mean: number;
   byTask: Record<string, number>;
-}
-
-/**
- * The held-out tasks' mean reach for `policy` as it is at each call (training
- * updates it in place): the chance the fix is among its first MAX_ATTEMPTS
- * repair choices (reach.ts), a task whose fix no candidate makes counting 0.
- * Openings are made once (Openings); a task whose opening failed
- * (infrastructure) is tried again at the next call, up to 3 times, and left
- * out of the mean meanwhile. Undefined when no held-out task has an opening.
- */
-export function reachOfHeldOut(
-  tasks: () => Task[], openingOf: (task: Task) => Promise<Opening | null>, workers: number, policy: LinearPolicy, seed: number,
-): () => Promise<HeldOutReach | undefined> {
-  const book = new Openings(seed, MAX_ATTEMPTS);
-  const tries = new Map<string, number>();
-  return async () => {
-    const todo = tasks().filter((t) => !book.has(t.id) && (tries.get(t.id) ?? 0) < 3);
-    await inParallel(todo, workers, async (task) => {
-      tries.set(task.id, (tries.get(task.id) ?? 0) + 1);
-      book.keep(task.id, task.fixPatch, await openingOf(task).catch(() => null));
-    });
-    const byTask = Object.fromEntries(book.ids().map((id) => [id, book.reach(policy, id)!]));
-    const reaches = Object.values(byTask);
-    return reaches.length ? { mean: reaches.reduce((a, b) => a + b, 0) / reaches.length, byTask } : undefined;
-  };
 }

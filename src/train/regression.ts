@@ -6,7 +6,8 @@
 // group is spent and none is trained on). When one fails, the policy may be
 // forgetting it: the group is filled up to full size and trains like any other.
 import { isSuccess } from '../curriculum/probe.js';
-import type { MoreRollouts, RolloutResult } from './rollout.js';
+import type { Rollout as RolloutResult } from '../rl/contract.js';
+import type { MoreRollouts } from './more-rollouts.js';
 import { pool as inParallel } from '../util/pool.js';
 
 export interface ReplayCheckOptions extends MoreRollouts {

@@ -1,15 +1,17 @@
 // A training run's state on disk: one JSON file holding everything a resumed
-// run needs (policy weights and optimizer, pool, controller, which tasks are
-// used, held-out results), written to a temporary file and renamed after each
+// run needs (the learner's state, pool, controller, which tasks are used,
+// held-out results), written to a temporary file and renamed after each
 // finished step, so a kill at any moment loses at most the step in flight.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ControllerJSON } from '../curriculum/controller.js';
 import type { PoolJSON } from '../curriculum/pool.js';
 import { UserError } from '../util/errors.js';
-import type { PolicyCheckpoint } from '../policy/linear.js';
 import type { TrainConfig } from './config.js';
 
-export const STATE_SCHEMA = 'frognano.train-state/v1';
+export const STATE_SCHEMA = 'frognano.train-state/v2';
+/** v1 held the embedded policy's checkpoint itself; v2 holds any learner's state (read with a migration). */
+const STATE_V1 = 'frognano.train-state/v1';
 
 export interface HeldOutPoint {
   step: number;
@@ -34,9 +36,10 @@ export interface RunState {
   step: number;
   rolloutsUsed: number;
   elapsedMs: number;
-  policy: PolicyCheckpoint;
+  /** Which learner trained the run, and its saved state (Learner.save; checked by Learner.restore). */
+  learner: { kind: string; state: unknown };
   pool: PoolJSON;
-  controller: unknown;
+  controller: ControllerJSON;
   used: string[];
   evalIds: string[];
   /** The uniform and static curricula's fixed task lists. */
@@ -61,19 +64,29 @@ export function saveState(runDir: string, state: RunState): void {
   renameSync(`${path}.tmp`, path);
 }
 
-/** The saved state of the run in `runDir`, null when there is none; a UserError naming --fresh when it cannot be read by this version. */
+/** The saved state of the run in `runDir`, null when there is none; a UserError naming --fresh when this version cannot read it. */
 export function loadState(runDir: string): RunState | null {
   const path = statePath(runDir);
   if (!existsSync(path)) return null;
   const fix = 'pass --fresh to start the run over, or pick another --run';
-  let state: { schema?: unknown };
+  let state: unknown;
   try {
-    state = JSON.parse(readFileSync(path, 'utf8')) as { schema?: unknown };
+    state = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new UserError(`the run state ${path} cannot be read: ${(err as Error).message}`, fix);
   }
-  if (state?.schema !== STATE_SCHEMA) {
-    throw new UserError(`the run state ${path} was saved in another format (${JSON.stringify(state?.schema ?? null)}; this version reads ${STATE_SCHEMA})`, fix);
+  const schema = typeof state === 'object' && state !== null && 'schema' in state ? state.schema : null;
+  if (schema === STATE_V1 && isObject(state) && 'policy' in state) {
+    // v1: the embedded policy's checkpoint, one update per finished step.
+    const { policy, ...rest } = state;
+    return { ...(rest as Omit<RunState, 'schema' | 'learner'>), schema: STATE_SCHEMA, learner: { kind: 'embedded-policy', state: { version: Number(rest.step) || 0, policy } } };
   }
-  return state as RunState;
+  if (schema !== STATE_SCHEMA || !isObject(state)) {
+    throw new UserError(`the run state ${path} was saved in another format (${JSON.stringify(schema)}; this version reads ${STATE_SCHEMA} and ${STATE_V1})`, fix);
+  }
+  return state as unknown as RunState;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }

@@ -15,18 +15,20 @@ import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
-import { REACH_FLOOR } from './reach.js';
-import type { RolloutResult } from './rollout.js';
+import type { Group, Rollout } from '../rl/contract.js';
 import { taskKnobs, type TaskSupply } from './supply.js';
 
-export interface StockDeps {
+/** What a task's screen and probe saw, before it is judged. */
+type ProbeOutcome<D> = { screened: true } | { screened: false; probe: Probe; group: Group<D>; budgetSpent: boolean };
+
+export interface StockDeps<D> {
   cfg: TrainConfig;
   supply: TaskSupply;
   pool: TaskPool;
   controller: DifficultyController;
   /** Tasks this run has taken from the supply. */
   used: Set<string>;
-  runOne: (task: Task, seed: number) => Promise<RolloutResult>;
+  runOne: (task: Task, seed: number) => Promise<Rollout<D>>;
   /** The policy's reach on a task before any rollout (reach.ts); null when it cannot be told. None: no screening. */
   screen?: (task: Task) => Promise<number | null>;
   /** Counts every rollout spent (probes are part of the budget). */
@@ -36,10 +38,13 @@ export interface StockDeps {
   phase: (step: number, text: string) => void;
 }
 
+/** Below this screened figure a task is rejected without a probe: four rollouts at reach 0.02 find a success less than ~8% of the time. */
+export const REACH_FLOOR = 0.02;
+
 /** Knob draws per task of a fixed set before that slot is left empty. */
 const FIXED_DRAWS = 4;
 
-export class Stocker {
+export class Stocker<D> {
   /** Generator yield since the last reset: candidates, valid, probed, admitted (in band), screened out before a probe. */
   yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0 };
   probeMs = 0;
@@ -50,9 +55,9 @@ export class Stocker {
    * current policy with mixed rewards, so the trainer learns from them too
    * instead of paying for them twice.
    */
-  private groups: RolloutResult[][] = [];
+  private groups: Group<D>[] = [];
 
-  constructor(private readonly d: StockDeps) {}
+  constructor(private readonly d: StockDeps<D>) {}
 
   reset(): void {
     this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0 };
@@ -60,46 +65,73 @@ export class Stocker {
   }
 
   /** The in-band probe groups gathered since the last call. */
-  takeGroups(): RolloutResult[][] {
+  takeGroups(): Group<D>[] {
     const out = this.groups;
     this.groups = [];
     return out;
   }
 
-  /** Screens and probes a new task into the pool; null when the budget was spent before its first rollout. */
-  async probe(task: Task, step: number): Promise<ProbeVerdict | null> {
+  /**
+   * Screens and probes new tasks into the pool; null for a task the budget
+   * ran out before. Tasks are probed side by side when the budget holds all
+   * their rollouts, else one after another; either way their outcomes reach
+   * the pool and the controller in task order, so a run does not depend on
+   * which probe finished first.
+   */
+  async probeAll(tasks: readonly Task[], step: number): Promise<(ProbeVerdict | null)[]> {
+    const { cfg } = this.d;
+    const out: (ProbeVerdict | null)[] = [];
+    if (cfg.workers > 1 && this.d.budgetLeft() > tasks.length * 2 * cfg.probe) {
+      const seen = new Array<ProbeOutcome<D>>(tasks.length);
+      await inParallel(tasks.map((t, k) => ({ t, k })), cfg.workers, async ({ t, k }) => void (seen[k] = await this.measure(t, step)));
+      tasks.forEach((t, k) => out.push(this.judge(t, seen[k]!, step)));
+    } else {
+      for (const t of tasks) out.push(this.judge(t, await this.measure(t, step), step));
+    }
+    return out;
+  }
+
+  /** A task's screen, then its probe's rollouts (each counted before it runs, so probes side by side cannot overrun the budget). */
+  private async measure(task: Task, step: number): Promise<ProbeOutcome<D>> {
+    const { cfg } = this.d;
+    this.d.phase(step, `probing ${task.id}`);
+    const reach = this.d.screen ? await this.d.screen(task) : null;
+    if (reach !== null && reach < REACH_FLOOR) return { screened: true };
+    const probe = new Probe(cfg.probe);
+    const group: Group<D> = [];
+    for (let i = 0; !probe.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
+      this.d.spend();
+      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
+      probe.add(res.reward);
+      group.push(res);
+    }
+    return { screened: false, probe, group, budgetSpent: this.d.budgetLeft() <= 0 };
+  }
+
+  /** A measured task's verdict, applied to the pool and the controller. */
+  private judge(task: Task, o: ProbeOutcome<D>, step: number): ProbeVerdict | null {
     const { cfg, pool, controller } = this.d;
     const knobs = taskKnobs(task);
-    const reach = this.d.screen ? await this.d.screen(task) : null;
-    if (reach !== null && reach < REACH_FLOOR) {
+    const entry = { taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step };
+    if (o.screened) {
       // What the probe would almost surely have said, without its rollouts.
       this.yield.screened++;
-      pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: 'rejected' });
+      pool.add({ ...entry, state: 'rejected' });
       controller.update(task.env.name, { successes: 0, failures: cfg.probe, family: knobs.family });
       return 'too-hard';
     }
-    const p = new Probe(cfg.probe);
-    const rewards: number[] = [];
-    const group: RolloutResult[] = [];
-    // Each rollout is counted before it runs, so probes running side by side cannot overrun the budget.
-    for (let i = 0; !p.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
-      this.d.spend();
-      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
-      p.add(res.reward);
-      group.push(res);
-      if (res.reward !== null) rewards.push(res.reward);
-    }
+    const { probe: p, group } = o;
     if (p.rollouts + p.infraFailures === 0) {
       // The budget was spent before its first rollout: the task is left for another run, unjudged.
       this.d.used.delete(task.id);
       return null;
     }
     // Cut short by the budget: judged on what it saw. Out of tries through
-    // infrastructure failures: too hard, as before (a flaky task is not one to replay).
-    const verdict = p.verdict ?? (p.successes > 0 && this.d.budgetLeft() <= 0 ? 'too-easy' : 'too-hard');
+    // infrastructure failures: too hard (a flaky task is not one to replay).
+    const verdict = p.verdict ?? (p.successes > 0 && o.budgetSpent ? 'too-easy' : 'too-hard');
     if (verdict === 'admit') this.groups.push(group);
-    pool.add({ taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
-    pool.record(task.id, rewards, step);
+    pool.add({ ...entry, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
+    pool.record(task.id, group.map((r) => r.reward).filter((r): r is number => r !== null), step);
     controller.update(task.env.name, { successes: p.successes, failures: p.failures, family: knobs.family });
     return verdict;
   }
@@ -139,12 +171,10 @@ export class Stocker {
       for (const t of fresh) used.add(t.id);
       const t0 = performance.now();
       const screened = this.yield.screened;
-      await inParallel(fresh, cfg.workers, async (t) => {
-        this.d.phase(step, `probing ${t.id}`);
-        const verdict = await this.probe(t, step);
+      for (const verdict of await this.probeAll(fresh, step)) {
         if (verdict !== null) this.yield.probed++;
         if (verdict === 'admit') this.yield.admitted++;
-      });
+      }
       tries += fresh.length === 0 ? 1 : (fresh.length - (this.yield.screened - screened)) / 2;
       this.probeMs += performance.now() - t0;
     }
@@ -184,11 +214,8 @@ export class Stocker {
       }
     }
     if (!filtered) return ids;
-    const kept: string[] = [];
-    await inParallel(ids, cfg.workers, async (id) => {
-      this.d.phase(0, `static filter: probing ${id}`);
-      if ((await this.probe(supply.task(id)!, 0)) === 'admit') kept.push(id);
-    });
-    return kept.sort();
+    this.d.phase(0, `static filter: probing ${ids.length} tasks`);
+    const verdicts = await this.probeAll(ids.map((id) => supply.task(id)!), 0);
+    return ids.filter((_, k) => verdicts[k] === 'admit').sort();
   }
 }

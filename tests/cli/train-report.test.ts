@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { heldOutLines, progressLine, RunClock, stopLine } from '../../src/cli/train-report.js';
 import { TaskPool } from '../../src/curriculum/pool.js';
-import { LinearPolicy } from '../../src/policy/linear.js';
+import { DifficultyController } from '../../src/curriculum/controller.js';
+import { EmbeddedLearner } from '../../src/policy/learner.js';
 import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
 import { STATE_SCHEMA, type HeldOutPoint, type RunState } from '../../src/train/state.js';
 
@@ -10,8 +11,8 @@ const CFG: TrainConfig = { ...TRAIN_DEFAULTS, steps: 20, budget: 300, timeLimitM
 
 function run(fields: Partial<RunState>): RunState {
   return {
-    schema: STATE_SCHEMA, config: CFG, step: 7, rolloutsUsed: 180, elapsedMs: 11.5 * 60_000, policy: new LinearPolicy().toJSON(), pool: new TaskPool().toJSON(),
-    controller: null, used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 0, degenerate: 0 }, ...fields,
+    schema: STATE_SCHEMA, config: CFG, step: 7, rolloutsUsed: 180, elapsedMs: 11.5 * 60_000, learner: { kind: 'embedded-policy', state: new EmbeddedLearner(CFG).save() }, pool: new TaskPool().toJSON(),
+    controller: new DifficultyController().toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 0, degenerate: 0 }, ...fields,
   };
 }
 

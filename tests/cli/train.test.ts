@@ -7,8 +7,12 @@ import { UserError } from '../../src/util/errors.js';
 import { tempDir } from '../helpers/workspace.js';
 import { join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { LinearPolicy } from '../../src/policy/linear.js';
-import { saveState, STATE_SCHEMA } from '../../src/train/state.js';
+import { LinearPolicy, type PolicyCheckpoint } from '../../src/policy/linear.js';
+import { EmbeddedLearner } from '../../src/policy/learner.js';
+import { DifficultyController } from '../../src/curriculum/controller.js';
+import { TaskPool } from '../../src/curriculum/pool.js';
+import type { TrainConfig } from '../../src/train/config.js';
+import { loadState, saveState, STATE_SCHEMA } from '../../src/train/state.js';
 
 describe('frognano train options', () => {
   it('defaults to the frontier curriculum on the JavaScript starters with one held out', () => {
@@ -56,23 +60,44 @@ describe('frognano train options', () => {
     const data = tempDir();
     const { families: _, ...old } = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
     saveState(join(data, 'runs', 'old'), {
-      schema: STATE_SCHEMA, config: old, step: 1, rolloutsUsed: 16, elapsedMs: 1000, policy: new LinearPolicy().toJSON(), pool: { version: 1, opts: {}, entries: [], families: {} },
-      controller: null, used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 2, degenerate: 1 },
-    } as never);
+      schema: STATE_SCHEMA, config: old as TrainConfig, step: 1, rolloutsUsed: 16, elapsedMs: 1000, learner: { kind: 'embedded-policy', state: {} }, pool: new TaskPool().toJSON(),
+      controller: new DifficultyController().toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 2, degenerate: 1 },
+    });
     const err: string[] = [];
     const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
     assert.equal(code, 2);
     assert.match(err.join('\n'), /run "old" exists with other settings/);
   });
 
+  /** A run state as the previous format (v1) saved it: the embedded policy's checkpoint in place of the learner's state. */
+  const saveV1 = (runDir: string, config: TrainConfig, policy: PolicyCheckpoint) => {
+    mkdirSync(runDir, { recursive: true });
+    writeFileSync(join(runDir, 'state.json'), JSON.stringify({
+      schema: 'frognano.train-state/v1', config, step: 2, rolloutsUsed: 32, elapsedMs: 1000, policy, pool: new TaskPool().toJSON(),
+      controller: new DifficultyController().toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 4, degenerate: 1 },
+    }));
+  };
+
+  it('reads a run saved in the previous state format: the embedded policy becomes its learner state, one version per step', () => {
+    const data = tempDir();
+    const cfg = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
+    const policy = new LinearPolicy();
+    policy.w[0] = 0.25;
+    saveV1(join(data, 'runs', 'v1'), cfg, policy.toJSON());
+    const state = loadState(join(data, 'runs', 'v1'))!;
+    assert.equal(state.schema, STATE_SCHEMA);
+    assert.equal(state.step, 2);
+    assert.equal(state.learner.kind, 'embedded-policy');
+    const learner = new EmbeddedLearner(cfg);
+    learner.restore(state.learner.state);
+    assert.equal(learner.linear.w[0], 0.25);
+    assert.equal(learner.policy().version, 2);
+  });
+
   it('refuses to resume a run saved by an earlier embedded policy, saying to start it over', async () => {
     const data = tempDir();
     const cfg = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
-    const policy = { ...new LinearPolicy().toJSON(), featureVersion: 1 };
-    saveState(join(data, 'runs', 'old'), {
-      schema: STATE_SCHEMA, config: cfg, step: 1, rolloutsUsed: 16, elapsedMs: 1000, policy, pool: { version: 1, opts: {}, entries: [], families: {} },
-      controller: null, used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 2, degenerate: 1 },
-    } as never);
+    saveV1(join(data, 'runs', 'old'), cfg, { ...new LinearPolicy().toJSON(), featureVersion: 1 });
     const err: string[] = [];
     const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
     assert.equal(code, 2);
@@ -81,7 +106,7 @@ describe('frognano train options', () => {
   });
 
   it('refuses a run state it cannot read or saved in another format, naming --fresh', async () => {
-    for (const [content, message] of [['{"schema":"frognano.train-state/v0"}', /saved in another format \("frognano\.train-state\/v0"; this version reads frognano\.train-state\/v1\)/], ['{"schema": ', /cannot be read/]] as const) {
+    for (const [content, message] of [['{"schema":"frognano.train-state/v0"}', /saved in another format \("frognano\.train-state\/v0"; this version reads frognano\.train-state\/v2 and frognano\.train-state\/v1\)/], ['{"schema": ', /cannot be read/]] as const) {
       const data = tempDir();
       mkdirSync(join(data, 'runs', 'old'), { recursive: true });
       writeFileSync(join(data, 'runs', 'old', 'state.json'), content);

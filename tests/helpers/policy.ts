@@ -5,6 +5,7 @@ import { repairsIn } from '../../src/policy/candidates.js';
 import { DENSE_FEATURES, featurize, type FeatureContext } from '../../src/policy/features.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
 import type { EmbeddedAgent } from '../../src/policy/agent.js';
+import type { EmbeddedTurn } from '../../src/policy/decisions.js';
 import type { Model, ModelTurn } from '../../src/model/types.js';
 
 const CTX: FeatureContext = { frames: [], failures: [], testWords: new Set(), instructionWords: new Set(), tried: new Set(), blind: true, testedStems: new Set() };
@@ -27,12 +28,11 @@ export async function policyFavouring(file: string, broken: string, right: strin
 }
 
 /** The agent as a model whose turns are kept, for checking what it did. */
-export function keepingTurns(agent: EmbeddedAgent): Model & { decisions: EmbeddedAgent['decisions']; turns: ModelTurn[] } {
-  const turns: ModelTurn[] = [];
+export function keepingTurns(agent: EmbeddedAgent): Model<EmbeddedTurn> & { turns: ModelTurn<EmbeddedTurn>[] } {
+  const turns: ModelTurn<EmbeddedTurn>[] = [];
   return {
     name: agent.name,
     supportsTools: agent.supportsTools,
-    decisions: agent.decisions,
     turns,
     turn: async (req) => {
       const t = await agent.turn(req);

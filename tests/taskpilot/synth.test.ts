@@ -13,7 +13,7 @@ import { synthesize, type SynthStats } from '../../src/taskpilot/synth.js';
 import { makeJsEnv, nodeTests } from '../helpers/env.js';
 import { referenceFiles, oracleModel } from '../../src/eval/oracle.js';
 import { ScriptedModel } from '../../src/model/scripted.js';
-import { rollout } from '../../src/train/rollout.js';
+import { rollout } from '../../src/rl/rollout.js';
 import { tempDir } from '../helpers/workspace.js';
 
 const runtime = selectRuntime({ warn: () => {} });
@@ -123,10 +123,10 @@ describe('synth end to end on a small environment', () => {
     const t = tasks.find((x) => x.knobs.visibility === 'hidden' && x.provenance.strategy === 'combine') ?? tasks[0]!;
     const built = await buildEnvironment(env, { dataDir, runtime });
     const ctx = { built, runtime, dataDir };
-    const fixed = await rollout(t, oracleModel(await referenceFiles(t, built.snapshot)), ctx);
+    const fixed = await rollout(t, oracleModel(await referenceFiles(t, built.snapshot)), ctx, 0);
     assert.equal(fixed.reward, 1, JSON.stringify(fixed));
-    assert.equal(fixed.stopReason, 'submitted');
-    const idle = await rollout(t, new ScriptedModel([{ content: 'scripted: submitting nothing' }], { name: 'noop' }), ctx);
+    assert.equal(fixed.trajectory.stopReason, 'submitted');
+    const idle = await rollout(t, new ScriptedModel([{ content: 'scripted: submitting nothing' }], { name: 'noop' }), ctx, 0);
     assert.equal(idle.reward, 0);
   });
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allFail, extendAllFail } from '../../src/train/extend.js';
-import type { RolloutResult } from '../../src/train/rollout.js';
+import { rolloutOf } from '../helpers/rollouts.js';
 
-const r = (taskId: string, reward: number | null): RolloutResult => ({ taskId, reward, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
+const r = (taskId: string, reward: number | null) => rolloutOf(taskId, reward);
 
 /** A scripted task: the rewards of its rollouts by index (beyond the script: fail). */
 function setup(budget: number, scripts: Record<string, (number | null)[]>, max = 8) {

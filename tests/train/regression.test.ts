@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkSize, held, settleReplays } from '../../src/train/regression.js';
-import type { RolloutResult } from '../../src/train/rollout.js';
+import { rolloutOf } from '../helpers/rollouts.js';
 
-const r = (taskId: string, reward: number | null): RolloutResult => ({ taskId, reward, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
+const r = (taskId: string, reward: number | null) => rolloutOf(taskId, reward);
 
 /** Scripted groups: each task's rewards by rollout index; the first `first` already ran. */
 function setup(budget: number, scripts: Record<string, (number | null)[]>, first = 4) {

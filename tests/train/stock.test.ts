@@ -4,19 +4,22 @@ import { DifficultyController } from '../../src/curriculum/controller.js';
 import { TaskPool } from '../../src/curriculum/pool.js';
 import type { Task } from '../../src/task/task.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
-import { REACH_FLOOR } from '../../src/train/reach.js';
-import type { RolloutResult } from '../../src/train/rollout.js';
-import { Stocker, type StockDeps } from '../../src/train/stock.js';
+import { REACH_FLOOR, Stocker, type StockDeps } from '../../src/train/stock.js';
+import { rolloutOf } from '../helpers/rollouts.js';
 import type { TaskSupply } from '../../src/train/supply.js';
 
 const task = (id: string) => ({ id, env: { name: 'e' }, knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] } }) as unknown as Task;
 
-function stocker(screen: StockDeps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply) {
+type Deps = StockDeps<unknown>;
+
+/** One task through the screen and the probe. */
+const probe = async (s: Stocker<unknown>, t: Task, step: number) => (await s.probeAll([t], step))[0];
+
+function stocker(screen: Deps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply) {
   const pool = new TaskPool();
   const controller = new DifficultyController({ target: 0.5 });
   let spent = 0, ran = 0;
-  const runOne = async (t: Task): Promise<RolloutResult> =>
-    ({ taskId: t.id, reward: rewards[ran++ % rewards.length]!, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
+  const runOne = async (t: Task) => rolloutOf(t.id, rewards[ran++ % rewards.length]!);
   const s = new Stocker({
     cfg: TRAIN_DEFAULTS, supply, pool, controller, used: new Set(), runOne, ...(screen ? { screen } : {}),
     spend: () => { spent++; }, budgetLeft: () => budgetLeft - spent, phase: () => {},
@@ -24,11 +27,11 @@ function stocker(screen: StockDeps['screen'], rewards: number[], budgetLeft = 10
   return { s, pool, controller, spent: () => spent };
 }
 
-describe('Stocker.probe with a reach screen', () => {
+describe('Stocker probes with a reach screen', () => {
   it('rejects a task below the reach floor without a rollout, and the controller hears a failed probe', async () => {
     const { s, pool, controller, spent } = stocker(async () => REACH_FLOOR / 2, [1, 0]);
     const failuresHeard = () => JSON.stringify(controller.toJSON()).match(/"operations",\{"alpha":[\d.]+,"beta":([\d.]+)/)?.[1];
-    assert.equal(await s.probe(task('low'), 1), 'too-hard');
+    assert.equal(await probe(s, task('low'), 1), 'too-hard');
     assert.equal(spent(), 0, 'no rollout spent');
     assert.equal(pool.get('low')?.state, 'rejected');
     assert.equal(s.yield.screened, 1);
@@ -39,7 +42,7 @@ describe('Stocker.probe with a reach screen', () => {
   it('probes as usual when the reach is above the floor or cannot be told', async () => {
     for (const reach of [0.5, null]) {
       const { s, pool, spent } = stocker(async () => reach, [1, 0]);
-      assert.equal(await s.probe(task('mid'), 1), 'admit');
+      assert.equal(await probe(s, task('mid'), 1), 'admit');
       assert.equal(spent(), 2, 'mixed results after two rollouts');
       assert.equal(pool.get('mid')?.state, 'active');
       assert.equal(s.yield.screened, 0);
@@ -73,17 +76,17 @@ describe('Stocker.stock near the end of the budget', () => {
   });
 });
 
-describe('Stocker.probe cut short', () => {
+describe('Stocker probes cut short', () => {
   it('by the budget after a pass: too easy (what it saw); before any rollout: unjudged, left out of the pool and handed back', async () => {
     const { s, pool, spent } = stocker(undefined, [1], 1);
-    const used = (s as unknown as { d: StockDeps }).d.used;
+    const used = (s as unknown as { d: Deps }).d.used;
     used.add('a').add('b');
-    assert.equal(await s.probe(task('a'), 1), 'too-easy');
+    assert.equal(await probe(s, task('a'), 1), 'too-easy');
     assert.equal(spent(), 1);
     // Added retired; its one pass leaves the mean (2/3) under the reactivation line, so the pool keeps it trainable.
     assert.ok(['retired', 'active'].includes(pool.get('a')!.state), pool.get('a')!.state);
     assert.equal(pool.get('a')!.observations, 1);
-    assert.equal(await s.probe(task('b'), 1), null);
+    assert.equal(await probe(s, task('b'), 1), null);
     assert.equal(pool.get('b'), undefined);
     assert.ok(!used.has('b') && used.has('a'));
   });
@@ -91,10 +94,37 @@ describe('Stocker.probe cut short', () => {
   it('by infrastructure failures after a pass: too hard, not replayed as solved', async () => {
     let n = 0;
     const { s, pool } = stocker(undefined, [0], 100);
-    (s as unknown as { d: StockDeps }).d.runOne = async (t) =>
-      ({ taskId: t.id, reward: n++ === 0 ? 1 : null, stopReason: 'submitted', steps: 1, decisions: [], ms: 0, verifyMs: 0, cached: false });
-    assert.equal(await s.probe(task('flaky'), 1), 'too-hard');
+    (s as unknown as { d: Deps }).d.runOne = async (t) => rolloutOf(t.id, n++ === 0 ? 1 : null);
+    assert.equal(await probe(s, task('flaky'), 1), 'too-hard');
     assert.equal(pool.get('flaky')?.state, 'rejected');
     assert.equal(n, 2 * TRAIN_DEFAULTS.probe, 'out of tries');
+  });
+});
+
+describe('Stocker probes side by side', () => {
+  it('land in task order whichever finishes first, as one after another would', async () => {
+    const outcomes = async (workers: number, delays: Record<string, number>) => {
+      const pool = new TaskPool();
+      const controller = new DifficultyController({ target: 0.5 });
+      let spent = 0;
+      const tries = new Map<string, number>();
+      const s = new Stocker<unknown>({
+        cfg: { ...TRAIN_DEFAULTS, workers }, supply: {} as TaskSupply, pool, controller, used: new Set(), phase: () => {},
+        spend: () => void spent++, budgetLeft: () => 100 - spent,
+        runOne: async (t) => {
+          const i = tries.get(t.id) ?? 0;
+          tries.set(t.id, i + 1);
+          await new Promise((r) => setTimeout(r, delays[t.id]));
+          return rolloutOf(t.id, i % 2); // fail, then pass: admitted after two rollouts
+        },
+      });
+      const verdicts = await s.probeAll([task('slow'), task('fast')], 1);
+      return { verdicts, order: pool.all().map((e) => e.taskId), groups: s.takeGroups().map((g) => g[0]!.taskId), controller: JSON.stringify(controller.toJSON()) };
+    };
+    const serial = await outcomes(1, { slow: 0, fast: 0 });
+    const parallel = await outcomes(2, { slow: 30, fast: 1 });
+    assert.deepEqual(serial.verdicts, ['admit', 'admit']);
+    assert.deepEqual(parallel, serial);
+    assert.deepEqual(parallel.order, ['slow', 'fast']);
   });
 });

@@ -3,12 +3,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LinearPolicy } from '../../src/policy/linear.js';
+import type { EmbeddedTurn } from '../../src/policy/decisions.js';
+import { EmbeddedLearner, type EmbeddedLearnerState } from '../../src/policy/learner.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { Store } from '../../src/store/store.js';
 import { readTasks } from '../../src/task/io.js';
 import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
 import { STATE_SCHEMA, loadState, type RunState } from '../../src/train/state.js';
-import { TestRunCache } from '../../src/train/test-cache.js';
+import { TestRunCache } from '../../src/rl/test-cache.js';
+import type { AdvantageEstimator, Learner, Policy, ScoredGroup, UpdateResult } from '../../src/rl/contract.js';
+import type { Model } from '../../src/model/types.js';
+import type { UserError } from '../../src/util/errors.js';
 import { train, type StepMetrics, type TrainDeps, type TrainEvent } from '../../src/train/trainer.js';
 import type { VerifierReport } from '../../src/verifier/verify.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
@@ -32,8 +37,14 @@ const CFG: TrainConfig = {
   timeLimitMin: 0, workers: 2,
 };
 
-function deps(run: string, events: TrainEvent[], extra: Partial<TrainDeps> = {}): TrainDeps {
-  return { envs, runtime, dataDir, runDir: join(root, 'runs', run), bankDir, runName: run, verdicts, testRuns, onEvent: (e) => events.push(e), ...extra };
+type Deps = TrainDeps<EmbeddedTurn>;
+
+/** A run's dependencies: the shared caches, and a fresh embedded learner (the run's saved state, if any, is restored into it). */
+function deps(run: string, events: TrainEvent[], extra: Partial<Deps> = {}): Deps {
+  return {
+    envs, runtime, dataDir, runDir: join(root, 'runs', run), bankDir, runName: run, verdicts, testRuns, learner: new EmbeddedLearner(CFG),
+    onEvent: (e) => events.push(e), ...extra,
+  };
 }
 
 function metricsOf(run: string): StepMetrics[] {
@@ -177,7 +188,10 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
     assert.equal(state.groups.total, metricsOf('resume').reduce((n, m) => n + m.groups, 0));
     assert.ok(!existsSync(join(root, 'runs', 'resume', 'state.json.tmp')));
     const policy = LinearPolicy.load(join(root, 'runs', 'resume', 'policy.json'));
-    assert.deepEqual([...policy.w], state.policy.weights);
+    const saved = state.learner.state as EmbeddedLearnerState;
+    assert.equal(state.learner.kind, 'embedded-policy');
+    assert.deepEqual([...policy.w], saved.policy.weights);
+    assert.equal(saved.version, 3, 'one policy version per update');
     const rows = store.trainMetrics('resume') as StepMetrics[];
     assert.deepEqual(rows.map((r) => r.step), [1, 2, 3]);
     assert.deepEqual(rows, metricsOf('resume'));
@@ -263,5 +277,125 @@ describe('train with the uniform and static curricula', () => {
     const ids = new Set(candidates.map((e) => e.taskId));
     for (const id of static_.fixedIds) assert.ok(ids.has(id), `${id} is a probed candidate`);
     for (const e of candidates.filter((x) => x.state === 'rejected')) assert.ok(!static_.fixedIds.includes(e.taskId), `${e.taskId} failed its probe and is not kept`);
+  });
+});
+
+/** What a scripted actor puts on each turn for its learner: which episode, which turn, under which version. */
+interface Note {
+  seed: number;
+  turn: number;
+  version: number;
+}
+
+/**
+ * A learner written only against the RL contract, as a test double: its
+ * actor is scripted (it runs the tests once, then submits without a change)
+ * and its update records what it was handed. `drift` moves its policy version
+ * on every policy() call, as a remote learner that keeps training would.
+ */
+class RecordingLearner implements Learner<Note> {
+  readonly kind = 'recording';
+  version = 0;
+  readonly updates: { version: number; groups: ScoredGroup<Note>[]; estimator: string }[] = [];
+  restored: unknown = undefined;
+
+  constructor(readonly maxStaleness = 0, private readonly drift = false) {}
+
+  policy(): Policy<Note> {
+    const version = this.drift ? this.version++ : this.version;
+    return {
+      version,
+      actor: ({ seed }) => {
+        let turn = 0;
+        const actor: Model<Note> = {
+          name: 'scripted:recording-learner', supportsTools: true,
+          turn: async (req) => {
+            turn++;
+            const learner = { seed, turn, version };
+            const command = /Run the tests with:\s*\n\s+(.+)/.exec(String(req.messages.find((m) => m.role === 'user')?.content))?.[1] ?? 'true';
+            if (turn === 1) {
+              return { message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command }) } }] }, finishReason: 'tool_calls', learner };
+            }
+            return { message: { role: 'assistant', content: 'scripted: submitting nothing' }, finishReason: 'stop', learner };
+          },
+        };
+        return actor;
+      },
+    };
+  }
+
+  async update(groups: ScoredGroup<Note>[], estimator: AdvantageEstimator): Promise<UpdateResult> {
+    this.updates.push({ version: this.version, groups, estimator: estimator.name });
+    this.version++;
+    return { version: this.version, gradNorm: 0 };
+  }
+
+  save(): unknown {
+    return { version: this.version, updates: this.updates.length };
+  }
+
+  restore(state: unknown): void {
+    this.restored = state;
+    this.version = (state as { version: number }).version;
+  }
+}
+
+describe('a learner written only against the RL contract, in the real trainer', () => {
+  const fixedBank = join(root, 'bank-fixed');
+  const cfg: TrainConfig = { ...CFG, curriculum: 'uniform', steps: 2, evalTasks: 0, group: 2, batch: 2 };
+  const depsFor = <D>(run: string, learner: Learner<D>): TrainDeps<D> => {
+    const { learner: _, onGroups: __, ...rest } = deps(run, []);
+    return { ...rest, bankDir: fixedBank, learner };
+  };
+
+  it('gets every group with its advantages and each turn\'s data as its actor emitted it, tagged with the acting version; its state is saved and restored', async () => {
+    const learner = new RecordingLearner();
+    const state = await train(cfg, depsFor('double', learner));
+    assert.equal(state.step, 2);
+    assert.deepEqual(learner.updates.map((u) => u.version), [0, 1], 'one update per step, each producing the next version');
+    for (const [k, u] of learner.updates.entries()) {
+      assert.equal(u.estimator, 'rloo');
+      assert.equal(u.groups.length, cfg.batch);
+      for (const g of u.groups) {
+        assert.equal(g.rollouts.length, cfg.group);
+        assert.equal(g.advantages.length, g.rollouts.length);
+        assert.ok(g.degenerate, 'submitting nothing earns 0 every time: no signal');
+        for (const r of g.rollouts) {
+          assert.equal(r.taskId, g.taskId);
+          assert.equal(r.policyVersion, k, 'acted with the version before this update');
+          assert.equal(r.reward, 0);
+          const notes = r.trajectory.turns.map((t) => t.learner!);
+          assert.deepEqual(notes.map((n) => n.turn), [1, 2]);
+          assert.ok(notes.every((n) => n.version === k && n.seed === notes[0]!.seed));
+          assert.deepEqual(r.trajectory.turns.map((t) => t.tools), [['Bash'], []]);
+        }
+      }
+    }
+    const saved = loadState(join(root, 'runs', 'double'))!;
+    assert.deepEqual(saved.learner, { kind: 'recording', state: { version: 2, updates: 2 } });
+    assert.ok(!existsSync(join(root, 'runs', 'double', 'policy.json')), 'a learner without an export writes none');
+
+    const again = new RecordingLearner();
+    const resumed = await train({ ...cfg, steps: 3 }, depsFor('double', again));
+    assert.deepEqual(again.restored, { version: 2, updates: 2 });
+    assert.equal(resumed.step, 3);
+    assert.deepEqual(again.updates.map((u) => u.version), [2]);
+    await assert.rejects(train({ ...cfg, steps: 4 }, { ...deps('double', []), bankDir: fixedBank }), (err: UserError) => {
+      assert.match(err.message, /trained by the recording learner, not embedded-policy/);
+      assert.match(String(err.hint), /--fresh/);
+      return true;
+    });
+  });
+
+  it('drops rollouts more than maxStaleness versions behind the policy at update time, and counts them', async () => {
+    const learner = new RecordingLearner(3, true);
+    await train({ ...cfg, steps: 1 }, depsFor('stale', learner));
+    const [u] = learner.updates;
+    const kept = u!.groups.flatMap((g) => g.rollouts);
+    const [m] = metricsOf('stale');
+    // Four rollouts moved the version four times, and the trainer's own check once more.
+    assert.ok(kept.every((r) => r.policyVersion >= 4 - 3), kept.map((r) => r.policyVersion).join(','));
+    assert.equal(kept.length + m!.stale!, cfg.batch * cfg.group);
+    assert.ok(m!.stale! > 0);
   });
 });

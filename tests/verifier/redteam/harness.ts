@@ -14,7 +14,7 @@ import { type AgentResult, runAgent } from '../../../src/agent/loop.js';
 import { agentWorkspace } from '../../../src/grading/agent-view.js';
 import { ScriptedModel, type ScriptedReply } from '../../../src/model/scripted.js';
 import { bwrapAvailable } from '../../../src/runtime/host.js';
-import { agentInstruction } from '../../../src/train/rollout.js';
+import { agentInstruction } from '../../../src/rl/rollout.js';
 import { verify, type AgentChange, type Verdict, type VerifierReport } from '../../../src/verifier/verify.js';
 import { ChangeRefused } from '../../../src/workspace/scan.js';
 import type { Workspace } from '../../../src/workspace/workspace.js';

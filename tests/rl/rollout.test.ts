@@ -3,9 +3,11 @@ import { before, describe, it } from 'node:test';
 import type { ModelTurn } from '../../src/model/types.js';
 import { EmbeddedAgent } from '../../src/policy/agent.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
-import { AGENT_TIMEOUT_FLOOR_MS, agentCommandTimeoutMs, rollout, type RolloutContext } from '../../src/train/rollout.js';
+import { decisionsOf, type EmbeddedTurn } from '../../src/policy/decisions.js';
+import type { Rollout } from '../../src/rl/contract.js';
+import { AGENT_TIMEOUT_FLOOR_MS, agentCommandTimeoutMs, rollout, type RolloutContext } from '../../src/rl/rollout.js';
 import type { Task } from '../../src/task/task.js';
-import { TestRunCache } from '../../src/train/test-cache.js';
+import { TestRunCache } from '../../src/rl/test-cache.js';
 import type { VerifierReport } from '../../src/verifier/verify.js';
 import { keepingTurns, policyFavouring } from '../helpers/policy.js';
 import { toyTask, type ToyTask } from '../helpers/task.js';
@@ -29,7 +31,7 @@ function ctxOf(t: ToyTask, extra: Partial<RolloutContext> = {}): RolloutContext 
 }
 
 /** What every episode does: runs the tests, lists and reads the source, edits, and logs each choice exactly. */
-function checkEpisode(t: ToyTask, policy: LinearPolicy, model: ReturnType<typeof keepingTurns>, res: Awaited<ReturnType<typeof rollout>>) {
+function checkEpisode(t: ToyTask, policy: LinearPolicy, model: ReturnType<typeof keepingTurns>, res: Rollout<EmbeddedTurn>) {
   const cs = calls(model.turns);
   assert.equal(cs[0]!.tool, 'Bash', 'the tests run first');
   assert.match(String(cs[0]!.args.command), t.task.env.spec.language === 'python' ? /pytest/ : /--test-reporter=tap/);
@@ -39,14 +41,17 @@ function checkEpisode(t: ToyTask, policy: LinearPolicy, model: ReturnType<typeof
   assert.ok(edits.length >= 1 && edits.every((e) => e.args.file_path === t.file));
   assert.ok(cs.filter((c) => c.tool === 'Bash').length >= 2, 'the tests run again after an edit');
   // One decision per chosen repair, each the logprob of one Edit turn, exactly.
-  assert.ok(res.decisions.length >= 1);
-  assert.equal(res.decisions, model.decisions);
+  const decisions = decisionsOf(res.trajectory);
+  assert.ok(decisions.length >= 1);
+  // What the learner gets is what the agent's turns carried, in order, and nothing else.
+  assert.deepEqual(res.trajectory.turns.map((turn) => turn.learner), model.turns.map((turn) => turn.learner));
+  assert.equal(res.policyVersion, 0);
   const logged = cs.filter((c) => c.logprob !== undefined);
-  assert.equal(logged.length, res.decisions.length);
+  assert.equal(logged.length, decisions.length);
   logged.forEach((c, k) => {
     assert.equal(c.tool, 'Edit');
     assert.ok(Number.isFinite(c.logprob) && c.logprob! <= 0);
-    assert.ok(Math.abs(c.logprob! - policy.logprob(res.decisions[k]!)) < 1e-12, `turn ${k}: ${c.logprob} vs ${policy.logprob(res.decisions[k]!)}`);
+    assert.ok(Math.abs(c.logprob! - policy.logprob(decisions[k]!)) < 1e-12, `turn ${k}: ${c.logprob} vs ${policy.logprob(decisions[k]!)}`);
   });
   assert.equal(res.taskId, t.task.id);
   assert.ok(res.steps >= cs.length);
@@ -61,32 +66,32 @@ describe('rollout of the embedded policy (JavaScript)', () => {
   it('at zero weights: runs, reads, edits, and its choices are uniform with exact logprobs', async () => {
     const policy = new LinearPolicy('zero');
     const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
-    const res = await rollout(t.task, model, ctxOf(t));
-    assert.notEqual(res.stopReason, 'infra-error', res.reason);
+    const res = await rollout(t.task, model, ctxOf(t), 0);
+    assert.notEqual(res.trajectory.stopReason, 'infra-error', res.reason);
     assert.ok(res.reward === 0 || res.reward === 1);
     checkEpisode(t, policy, model, res);
-    for (const d of res.decisions) {
+    for (const d of decisionsOf(res.trajectory)) {
       const n = d.feats.length;
       assert.ok(n >= 2, 'a real choice');
       for (const p of policy.probabilities(d.feats)) assert.ok(Math.abs(p - 1 / n) < 1e-12);
       assert.ok(Math.abs(policy.logprob(d) + Math.log(n)) < 1e-12);
     }
     // One failing test: a repair either fixes it or is undone, so every repair but a passing rollout's last is marked undone.
-    res.decisions.forEach((d, k) => assert.equal(d.undone ?? false, !(res.reward === 1 && k === res.decisions.length - 1), `decision ${k}`));
+    decisionsOf(res.trajectory).forEach((d, k) => assert.equal(d.undone ?? false, !(res.reward === 1 && k === decisionsOf(res.trajectory).length - 1), `decision ${k}`));
     // Undone repairs are not offered again: each choice has fewer candidates.
-    for (let k = 1; k < res.decisions.length; k++) assert.ok(res.decisions[k]!.feats.length < res.decisions[k - 1]!.feats.length);
+    for (let k = 1; k < decisionsOf(res.trajectory).length; k++) assert.ok(decisionsOf(res.trajectory)[k]!.feats.length < decisionsOf(res.trajectory)[k - 1]!.feats.length);
   });
 
   it('with weights favouring the right repair: one edit, the right one, reward 1', async () => {
     const policy = await policyFavouring(t.file, t.broken, t.right);
     const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
-    const res = await rollout(t.task, model, ctxOf(t));
+    const res = await rollout(t.task, model, ctxOf(t), 0);
     assert.equal(res.reward, 1, res.reason);
-    assert.equal(res.stopReason, 'submitted');
+    assert.equal(res.trajectory.stopReason, 'submitted');
     checkEpisode(t, policy, model, res);
-    assert.equal(res.decisions.length, 1);
-    assert.equal(res.decisions[0]!.undone, undefined, 'the fix is kept');
-    assert.ok(policy.logprob(res.decisions[0]!) > Math.log(0.99));
+    assert.equal(decisionsOf(res.trajectory).length, 1);
+    assert.equal(decisionsOf(res.trajectory)[0]!.undone, undefined, 'the fix is kept');
+    assert.ok(policy.logprob(decisionsOf(res.trajectory)[0]!) > Math.log(0.99));
     const edit = calls(model.turns).find((c) => c.tool === 'Edit')!;
     assert.match(String(edit.args.old_string), /a - b/);
     assert.match(String(edit.args.new_string), /a \+ b/);
@@ -96,19 +101,19 @@ describe('rollout of the embedded policy (JavaScript)', () => {
     const policy = await policyFavouring(t.file, t.broken, t.right);
     const testRuns = new TestRunCache();
     const verdicts = new Map<string, VerifierReport>();
-    const first = await rollout(t.task, new EmbeddedAgent(policy, { seed: 5 }), ctxOf(t, { testRuns, verdicts }));
+    const first = await rollout(t.task, new EmbeddedAgent(policy, { seed: 5 }), ctxOf(t, { testRuns, verdicts }), 0);
     assert.equal(first.reward, 1, first.reason);
     assert.equal(first.cached, false);
     assert.equal(testRuns.hits, 0);
     assert.equal(testRuns.misses, 2, 'the failing run and the run after the repair');
     assert.equal(verdicts.size, 1);
 
-    const second = await rollout(t.task, new EmbeddedAgent(policy, { seed: 6 }), ctxOf(t, { testRuns, verdicts }));
+    const second = await rollout(t.task, new EmbeddedAgent(policy, { seed: 6 }), ctxOf(t, { testRuns, verdicts }), 0);
     assert.equal(second.reward, first.reward);
     assert.equal(second.cached, true, 'the verifier is not run again for the same patch');
     assert.equal(testRuns.hits, 2);
     assert.equal(testRuns.misses, 2);
-    assert.equal(second.decisions.length, first.decisions.length);
+    assert.equal(decisionsOf(second.trajectory).length, decisionsOf(first.trajectory).length);
   });
 });
 
@@ -117,10 +122,10 @@ describe('rollout of the embedded policy (Python)', () => {
     const t = await toyTask('python');
     const policy = await policyFavouring(t.file, t.broken, t.right);
     const model = keepingTurns(new EmbeddedAgent(policy, { seed: 1 }));
-    const res = await rollout(t.task, model, ctxOf(t));
+    const res = await rollout(t.task, model, ctxOf(t), 0);
     assert.equal(res.reward, 1, res.reason);
     checkEpisode(t, policy, model, res);
-    assert.equal(res.decisions.length, 1);
+    assert.equal(decisionsOf(res.trajectory).length, 1);
     // The failing pytest run was understood: the test file was read around the failing line.
     assert.ok(calls(model.turns).some((c) => c.tool === 'Read' && c.args.file_path === 'tests/test_calc.py' && typeof c.args.offset === 'number'));
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { advantages, isDegenerate } from '../../src/train/advantages.js';
+import { advantages, isDegenerate } from '../../src/rl/advantages.js';
 
 function near(actual: (number | null)[], expected: (number | null)[], eps = 1e-5) {
   assert.equal(actual.length, expected.length);

@@ -5,6 +5,8 @@
 // of the group: scoring it 0 would drag the baseline down and push every real
 // success up. Its advantage is null, and the trainer skips that rollout.
 
+import type { AdvantageEstimator, Rollout, ScoredGroup } from './contract.js';
+
 export type AdvantageMethod = 'grpo' | 'dr-grpo' | 'rloo';
 
 export const GRPO_EPS = 1e-6;
@@ -57,4 +59,17 @@ export function advantages(rewards: readonly (number | null)[], method: Advantag
 export function isDegenerate(rewards: readonly (number | null)[]): boolean {
   const xs = valid(rewards);
   return xs.length < 2 || xs.every((r) => r === xs[0]);
+}
+
+export const ADVANTAGE_METHODS: readonly AdvantageMethod[] = ['rloo', 'grpo', 'dr-grpo'];
+
+/** The estimator for a method, as the RL contract takes it. */
+export function estimator(method: AdvantageMethod): AdvantageEstimator {
+  return { name: method, advantages: (rewards) => advantages(rewards, method) };
+}
+
+/** A group scored for a learner: its advantages by `est`, and whether it is degenerate. */
+export function scoreGroup<D>(rollouts: Rollout<D>[], est: AdvantageEstimator): ScoredGroup<D> {
+  const rewards = rollouts.map((r) => r.reward);
+  return { taskId: rollouts[0]?.taskId ?? '', rollouts, advantages: est.advantages(rewards), degenerate: isDegenerate(rewards) };
 }

@@ -1,22 +1,23 @@
-// One rollout: the policy works on a task in a fresh agent workspace through
+// One rollout: an actor works on a task in a fresh agent workspace through
 // the harness, then the verifier grades what it changed in another fresh
-// workspace. An infrastructure failure comes back as reward null (callers
-// retry it with a fresh model), never scored 0; one failed rollout never throws.
+// workspace. An infrastructure failure comes back as reward null (retried
+// once with a fresh actor), never scored 0; one failed rollout never throws.
+// Shared by training and evaluation.
 import { createHash } from 'node:crypto';
 import { runAgent } from '../agent/loop.js';
 import { Recorder, type StopReason } from '../agent/trajectory.js';
 import type { BuiltEnv } from '../env/build.js';
 import { agentTestCommand } from '../grading/testrun.js';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
-import type { Decision } from '../policy/linear.js';
 import type { Runtime } from '../runtime/types.js';
 import { agentWorkspace } from '../grading/agent-view.js';
 import type { Task } from '../task/task.js';
 import { acceptChanges } from '../verifier/changes.js';
-import { verify, type AgentChange, type Verdict, type VerifierReport } from '../verifier/verify.js';
+import { verify, type AgentChange, type VerifierReport } from '../verifier/verify.js';
 import { ChangeRefused } from '../workspace/scan.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { Actor, Rollout, Turn } from './contract.js';
 import type { TestRunCache } from './test-cache.js';
 
 export interface RolloutContext {
@@ -37,42 +38,11 @@ export interface RolloutContext {
   maxSteps?: number;
 }
 
-export interface RolloutResult {
-  taskId: string;
-  reward: number | null;
-  /** The verifier's verdict (absent when the rollout failed before grading). */
-  verdict?: Verdict;
-  stopReason: StopReason | 'infra-error';
-  steps: number;
-  decisions: Decision[];
-  ms: number;
-  verifyMs: number;
-  cached: boolean;
-  reason?: string;
-}
-
-/**
- * What a step hands to code that adds rollouts to groups already run (all-fail
- * extension, replay fill-up): each rollout is spent before it runs, so work
- * running alongside (restocking probes) cannot overrun the budget.
- */
-export interface MoreRollouts {
-  workers: number;
-  /** Rollouts left in the budget. */
-  budgetLeft: () => number;
-  spend: () => void;
-  /** The `index`-th rollout of the task's group (indices continue the group's). */
-  run: (taskId: string, index: number) => Promise<RolloutResult>;
-}
 
 /**
  * Time for one of the agent's commands: a repair that loops forever should
- * cost seconds, not the spec's full minute. Scaled to validation's runs (their
- * candidateMs, measured under synthesis load, is already 3-5x a quiet run).
- * Measured on the JavaScript starters: suites run in ~0.2 s, yet the 1 in 10
- * repairs that loops or floods memory took 80% of a rollout's time under the
- * old 10 s floor. Only the agent's own view is cut short; the verifier keeps
- * its generous limit (verifyTimeoutSec), so no reward depends on this.
+ * cost seconds, not the spec's minute; the verifier keeps the spec's limit.
+ * See docs/decisions/2026-12-03-agent-command-timeout.md.
  */
 export const AGENT_TIMEOUT_FLOOR_MS = 3_000;
 export function agentCommandTimeoutMs(task: Task): number {
@@ -86,8 +56,8 @@ export function agentInstruction(task: Task, ws: Workspace): string {
   return `${task.instruction.trim()}\n\nThe repository is at ${ws.runtime.workdir(ws.mounts)} . Run the tests with:\n    ${agentTestCommand(task.env.spec, ws)}\n`;
 }
 
-/** The model works on the task in a fresh workspace; what it changed (or why the host refused to read it), and why it stopped. */
-export async function work(task: Task, model: Model, ctx: RolloutContext): Promise<{ change: AgentChange; stopReason: StopReason; steps: number }> {
+/** The model works on the task in a fresh workspace; what it changed (or why the host refused to read it), why it stopped, and its turns. */
+export async function work<D>(task: Task, model: Model<D>, ctx: RolloutContext): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[] }> {
   const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
   try {
     const res = await runAgent({
@@ -100,23 +70,26 @@ export async function work(task: Task, model: Model, ctx: RolloutContext): Promi
       if (err instanceof ChangeRefused) return { refused: { code: err.code, message: err.message } };
       throw err;
     });
-    return { change, stopReason: res.stopReason, steps: res.steps };
+    return { change, stopReason: res.stopReason, steps: res.steps, turns: res.turns };
   } finally {
     ws.dispose();
   }
 }
 
-export async function rollout(task: Task, model: Model & { decisions?: Decision[] }, ctx: RolloutContext): Promise<RolloutResult> {
+/** The actor's attempt at the task, graded; `version` is the policy version it acts for. */
+export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContext, version: number): Promise<Rollout<D>> {
   const t0 = performance.now();
-  const base = { taskId: task.id, decisions: model.decisions ?? [], cached: false };
+  const base = { taskId: task.id, policyVersion: version, cached: false };
   let change: AgentChange;
   let stopReason: StopReason;
   let steps: number;
+  let turns: Turn<D>[];
   try {
-    ({ change, stopReason, steps } = await work(task, model, ctx));
+    ({ change, stopReason, steps, turns } = await work(task, actor, ctx));
   } catch (err) {
-    return { ...base, reward: null, stopReason: 'infra-error', steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: (err as Error).message };
+    return { ...base, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: (err as Error).message };
   }
+  const trajectory = { turns, stopReason };
   const v0 = performance.now();
   const accepted = typeof change === 'string' ? acceptChanges(change, task.env.spec.testPaths, task.hiddenFiles).patch : `refused:${change.refused.code}`;
   const key = `${task.id}\0${createHash('sha256').update(accepted).digest('hex')}`;
@@ -126,12 +99,13 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
     try {
       report = await verify(task, change, ctx);
     } catch (err) {
-      return { ...base, reward: null, stopReason: 'infra-error', steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: (err as Error).message };
+      const failed: Rollout<D> = { ...base, trajectory: { turns, stopReason: 'infra-error' }, reward: null, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0 };
+      return { ...failed, reason: (err as Error).message };
     }
     if (report.reward !== null) ctx.verdicts?.set(key, report);
   }
   return {
-    ...base, reward: report.reward, verdict: report.verdict, stopReason, steps, cached,
+    ...base, trajectory, reward: report.reward, verdict: report.verdict, steps, cached,
     ms: performance.now() - t0, verifyMs: performance.now() - v0,
     ...(report.reason ? { reason: report.reason } : {}),
   };
@@ -139,26 +113,29 @@ export async function rollout(task: Task, model: Model & { decisions?: Decision[
 
 /**
  * A rollout whose infrastructure failure is tried once more with a fresh
- * model (a failure to create the model counts as one); `retried` says so.
- * The model is closed after each try.
+ * actor (a failure to create one counts as a try); `retried` says so. The
+ * actor is closed after each try.
  */
-export async function rolloutWithRetry(
-  task: Task, newModel: (attempt: number) => Promise<Model & { decisions?: Decision[] }> | (Model & { decisions?: Decision[] }), ctx: RolloutContext,
-): Promise<RolloutResult & { retried: boolean }> {
-  let res: RolloutResult | undefined;
+export async function rolloutWithRetry<D>(
+  task: Task, newActor: (attempt: number) => Actor<D> | Promise<Actor<D>>, ctx: RolloutContext, version: number,
+): Promise<Rollout<D> & { retried: boolean }> {
+  let res: Rollout<D> | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     const t0 = performance.now();
-    let model: Model & { decisions?: Decision[] };
+    let actor: Actor<D>;
     try {
-      model = await newModel(attempt);
+      actor = await newActor(attempt);
     } catch (err) {
-      res = { taskId: task.id, reward: null, stopReason: 'infra-error', steps: 0, decisions: [], ms: performance.now() - t0, verifyMs: 0, cached: false, reason: `model: ${(err as Error).message}` };
+      res = {
+        taskId: task.id, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, policyVersion: version, steps: 0,
+        ms: performance.now() - t0, verifyMs: 0, cached: false, reason: `model: ${(err as Error).message}`,
+      };
       continue;
     }
     try {
-      res = await rollout(task, model, ctx);
+      res = await rollout(task, actor, ctx, version);
     } finally {
-      await model.close?.();
+      await actor.close?.();
     }
     if (res.reward !== null) return { ...res, retried: attempt > 0 };
   }

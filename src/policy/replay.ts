@@ -15,17 +15,23 @@
 // the attempts an episode has). Both are crude as levels (contexts change
 // between attempts: reach 0.17 came back 8 of 8, reach 0.31 0 of 8), so only
 // their changes are used.
-import { MAX_ATTEMPTS } from '../policy/agent.js';
-import type { LinearPolicy } from '../policy/linear.js';
-import { isSuccess } from '../curriculum/probe.js';
-import type { RolloutResult } from './rollout.js';
 import { mean } from '../curriculum/posterior.js';
 import type { TaskPool } from '../curriculum/pool.js';
-import type { TrackedTasks } from './config.js';
+import { isSuccess } from '../curriculum/probe.js';
+import type { Rollout } from '../rl/contract.js';
+import { MAX_ATTEMPTS } from './agent.js';
+import { decisionsOf, type EmbeddedTurn } from './decisions.js';
+import type { LinearPolicy } from './linear.js';
+
+type RolloutResult = Rollout<EmbeddedTurn>;
+
+/** Which tasks' figures follow an update: those trained on (by replay), or every active task (by reach). */
+export type TrackedTasks = 'trained' | 'all';
+export const TRACKED_TASKS: TrackedTasks[] = ['trained', 'all'];
 
 /** The model's pass-rate estimate from one passing rollout's kept repairs (null: none kept). */
 export function replayPassRate(policy: LinearPolicy, r: RolloutResult, attempts = MAX_ATTEMPTS): number | null {
-  const kept = r.decisions.filter((d) => !d.undone);
+  const kept = decisionsOf(r.trajectory).filter((d) => !d.undone);
   if (!isSuccess(r.reward) || kept.length === 0) return null;
   return kept.reduce((p, d) => p * (1 - (1 - Math.exp(policy.logprob(d))) ** attempts), 1);
 }

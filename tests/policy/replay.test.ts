@@ -4,15 +4,21 @@ import { TaskPool } from '../../src/curriculum/pool.js';
 import { mean } from '../../src/curriculum/posterior.js';
 import { FEATURE_DIM } from '../../src/policy/features.js';
 import { LinearPolicy, type Decision } from '../../src/policy/linear.js';
-import { FIGURE_SOLVED, followFigure, PassRateTracker, replayPassRate, shiftedMean } from '../../src/train/replay.js';
-import type { RolloutResult } from '../../src/train/rollout.js';
-import { updatePolicy } from '../../src/train/update.js';
+import { FIGURE_SOLVED, followFigure, PassRateTracker, replayPassRate, shiftedMean } from '../../src/policy/replay.js';
+import { rolloutOf as made } from '../helpers/rollouts.js';
+import { updatePolicy as update } from '../../src/policy/update.js';
+import { estimator, scoreGroup } from '../../src/rl/advantages.js';
+import type { Rollout } from '../../src/rl/contract.js';
+import type { EmbeddedTurn } from '../../src/policy/decisions.js';
 
 // Ten candidates with a private feature each; candidate 0 is the fix.
 const feats = Array.from({ length: 10 }, (_, i) => ({ idx: [FEATURE_DIM - 1 - i], val: [1] }));
 const pick = (i: number, undone = false): Decision => ({ feats, chosen: i, temperature: 1, ...(undone ? { undone } : {}) });
-const rolloutOf = (taskId: string, reward: number | null, decisions: Decision[]): RolloutResult =>
-  ({ taskId, reward, stopReason: 'submitted', steps: 1, decisions, ms: 0, verifyMs: 0, cached: false });
+const rolloutOf = (taskId: string, reward: number | null, decisions: Decision[]) => made(taskId, reward, decisions);
+
+/** The update as the trainer calls it: groups scored by RLOO first. */
+const updatePolicy = (policy: LinearPolicy, groups: Rollout<EmbeddedTurn>[][], _method: 'rloo', lr: number) =>
+  update(policy, groups.map((g) => scoreGroup(g, estimator('rloo'))), estimator('rloo'), lr);
 
 describe('replaying passing rollouts under the policy', () => {
   it('estimates 1 − (1 − q)^K from the kept repairs, ignoring undone ones and failing rollouts', () => {

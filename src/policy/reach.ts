@@ -7,14 +7,11 @@
 // policy almost surely cannot reach (a removal bug no candidate undoes, or a
 // fix it would try with a chance of 1 in 100) is turned away without paying
 // an admission probe of four failing rollouts, the costliest kind.
-import type { Opening } from '../policy/agent.js';
-import { applyRepair } from '../policy/candidates.js';
-import type { LinearPolicy } from '../policy/linear.js';
+import type { Opening } from './agent.js';
+import { applyRepair } from './candidates.js';
+import type { LinearPolicy } from './linear.js';
 import { fileDiff } from '../util/diff.js';
 import { deriveSeed, rng } from '../util/rng.js';
-
-/** Below this reach a task is rejected without a probe: four rollouts find a success less than ~8% of the time. */
-export const REACH_FLOOR = 0.02;
 
 /** The one file a patch changes; null when it changes several (no single repair undoes that). */
 export function patchedFile(patch: string): string | null {

@@ -1,0 +1,61 @@
+// What each training step reports (metrics.jsonl, the store, the progress
+// line): the contract's core figures and the curriculum's.
+import type { SampleReason } from '../curriculum/pool.js';
+import { isSuccess } from '../curriculum/probe.js';
+import { isDegenerate } from '../rl/advantages.js';
+import type { CoreStepMetrics, Group } from '../rl/contract.js';
+
+/** Why a group's task was in the batch: the frontier sampler's reason, the fixed set of uniform / static, or the fallback when nothing was admitted yet. */
+export type GroupReason = SampleReason | 'fixed' | 'fallback';
+
+/** One sampled task of a step: why, its passing / scored rollouts, the policy's figure for it before them, and `held` for a replay check that held. */
+export interface BatchEntry {
+  taskId: string;
+  reason: GroupReason;
+  passed: number;
+  scored: number;
+  figure?: number;
+  held?: true;
+}
+
+export interface StepMetrics extends CoreStepMetrics {
+  curriculum: string;
+  batch: BatchEntry[];
+  /** Replays of retired tasks whose check held: every rollout of the probe's size passed, so no group was run (regression.ts). */
+  heldChecks: number;
+  /** Groups of admission probes that found a task in band; they train too (not counted in `groups`). */
+  probeGroups: number;
+  /** Rollouts added to all-fail groups (--extend), in all. */
+  extended: number;
+  /** Active tasks whose posterior followed their figure after the update, and how many it retired. */
+  reestimated: { moved: number; retired: number };
+  poolHistogram: number[];
+  poolCounts: Record<string, number>;
+  yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
+  knobs: Record<string, number>;
+  heldOutSolveRate?: number;
+  /** The held-out tasks' mean figure (the embedded policy's reach): nearly free of sampling noise. */
+  heldOutReach?: number;
+  /** Rollouts dropped for acting with a policy version older than the learner allows (absent: none). */
+  stale?: number;
+  ms: { synthesis: number; probe: number; rollouts: number; update: number; eval: number };
+  cache: { testHits: number; testMisses: number };
+}
+
+/** The groups' mean reward (infrastructure failures left out) and infrastructure failures. */
+export function batchStats(groups: readonly Group[]): { meanReward: number; infraFailures: number } {
+  const all = groups.flat().map((r) => r.reward);
+  const rewards = all.filter((r): r is number => r !== null);
+  return { meanReward: rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0, infraFailures: all.length - rewards.length };
+}
+
+/** Groups with mixed rewards. */
+export const nonDegenerateCount = (groups: readonly Group[]): number => groups.filter((rs) => !isDegenerate(rs.map((r) => r.reward))).length;
+
+export function batchEntry(taskId: string, reason: GroupReason, rs: Group, figure: number | null, heldCheck: boolean): BatchEntry {
+  const scored = rs.filter((r) => r.reward !== null);
+  return {
+    taskId, reason, passed: scored.filter((r) => isSuccess(r.reward)).length, scored: scored.length,
+    ...(figure !== null ? { figure } : {}), ...(heldCheck ? { held: true } : {}),
+  };
+}

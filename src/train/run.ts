@@ -1,0 +1,187 @@
+// A training run's context: what every stage of a step reads and changes.
+// Made once per invocation from the saved state (or fresh): the learner and
+// its figures, the task supplies, the curriculum's pool and controller, the
+// budget accounting, and one rollout with retry for the current policy.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DifficultyController } from '../curriculum/controller.js';
+import { TaskPool } from '../curriculum/pool.js';
+import { buildEnvironment, type BuiltEnv } from '../env/build.js';
+import type { LoadedEnv } from '../env/load.js';
+import { estimator } from '../rl/advantages.js';
+import type { AdvantageEstimator, Learner, PolicyFigures, Rollout, ScoredGroup } from '../rl/contract.js';
+import { rolloutWithRetry, work, type RolloutContext } from '../rl/rollout.js';
+import { TestRunCache } from '../rl/test-cache.js';
+import type { Runtime } from '../runtime/types.js';
+import type { Store } from '../store/store.js';
+import type { Task } from '../task/task.js';
+import { UserError } from '../util/errors.js';
+import { deriveSeed } from '../util/rng.js';
+import type { VerifierReport } from '../verifier/verify.js';
+import type { TrainConfig } from './config.js';
+import { solveRate, type HeldOutReach, type SolveRate } from './heldout.js';
+import type { StepMetrics } from './metrics.js';
+import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
+import { TaskSupply } from './supply.js';
+
+export interface TrainDeps<D> {
+  envs: Map<string, LoadedEnv>;
+  runtime: Runtime;
+  dataDir: string;
+  runDir: string;
+  /** Where synthesized tasks are kept (shared by runs that should reuse them). */
+  bankDir: string;
+  runName: string;
+  /** What learns: the embedded policy (policy/learner.ts) or any other learner of the RL contract. */
+  learner: Learner<D>;
+  store?: Store;
+  /** Shared across runs in one process (a benchmark), else made per run. */
+  verdicts?: Map<string, VerifierReport>;
+  testRuns?: TestRunCache;
+  onEvent?: (e: TrainEvent) => void;
+  /** Sees the scored groups each update learns from, before it (bench/real-gradients.ts). */
+  onGroups?: (step: number, groups: ScoredGroup<D>[]) => void;
+}
+
+export type TrainEvent =
+  | { kind: 'phase'; step: number; phase: string; done?: number; total?: number; /** Rollouts spent so far, the running batch's finished ones included. */ rollouts?: number }
+  | { kind: 'step'; metrics: StepMetrics }
+  | ({ kind: 'eval' } & HeldOutPoint)
+  | { kind: 'resume'; step: number; rollouts: number };
+
+/** The seed of the held-out task supply: the same tasks for every run and curriculum. */
+const EVAL_SEED = 7;
+
+export class TrainRun<D> {
+  readonly deps: TrainDeps<D>;
+  readonly learner: Learner<D>;
+  readonly estimator: AdvantageEstimator;
+  readonly supply: TaskSupply;
+  readonly evalSupply: TaskSupply;
+  readonly pool: TaskPool;
+  readonly controller: DifficultyController;
+  readonly used: Set<string>;
+  readonly state: RunState;
+  readonly resumed: boolean;
+  readonly verdicts: Map<string, VerifierReport>;
+  readonly testRuns: TestRunCache;
+  readonly figures: PolicyFigures<D> | undefined;
+  /** Rollouts of the running batch: finished (shown in progress) and in flight (kept out of the budget others see). */
+  batchDone = 0;
+  inFlight = 0;
+  private readonly builts = new Map<string, Promise<BuiltEnv>>();
+  private readonly started: number;
+  /** The time limit counts per invocation; each makes at least one step, so a stopped run goes further when rerun. */
+  readonly invoked = performance.now();
+
+  constructor(readonly cfg: TrainConfig, given: TrainDeps<D>) {
+    // Workspaces keep git directories by absolute path: a relative data directory would break them.
+    const deps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
+    this.deps = deps;
+    for (const name of [...cfg.envs, ...cfg.heldOut]) if (!deps.envs.has(name)) throw new Error(`unknown environment "${name}"`);
+    mkdirSync(deps.runDir, { recursive: true });
+    this.learner = deps.learner;
+    this.estimator = estimator(cfg.advantage);
+    this.supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families });
+    this.evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
+    this.verdicts = deps.verdicts ?? new Map();
+    this.testRuns = deps.testRuns ?? new TestRunCache();
+
+    const saved = loadState(deps.runDir);
+    this.resumed = saved !== null;
+    if (saved) this.restoreLearner(saved);
+    this.pool = saved ? TaskPool.fromJSON(saved.pool) : new TaskPool();
+    this.controller = saved ? DifficultyController.fromJSON(saved.controller) : new DifficultyController({ target: cfg.target });
+    this.used = new Set(saved?.used ?? []);
+    this.state = saved ?? {
+      schema: STATE_SCHEMA, config: cfg, step: 0, rolloutsUsed: 0, elapsedMs: 0, learner: { kind: this.learner.kind, state: this.learner.save() },
+      pool: this.pool.toJSON(), controller: this.controller.toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 0, degenerate: 0 },
+    };
+    this.state.config = cfg; // a resumed run may go further (steps, budget, time limit); the rest matches (cli/train.ts)
+    this.started = performance.now() - this.state.elapsedMs;
+    this.figures = this.learner.figures?.({
+      seed: cfg.seed, workers: cfg.workers,
+      work: async (task, actor) => void (await work(task, actor, { ...(await this.context(task)), testRuns: this.testRuns })),
+    });
+  }
+
+  private restoreLearner(saved: RunState): void {
+    const fix = 'pass --fresh to start the run over, or pick another --run';
+    if (saved.learner.kind !== this.learner.kind) {
+      throw new UserError(`run "${this.deps.runName}" was trained by the ${saved.learner.kind} learner, not ${this.learner.kind}`, fix);
+    }
+    try {
+      this.learner.restore(saved.learner.state);
+    } catch (err) {
+      throw new UserError(`run "${this.deps.runName}" cannot resume: ${(err as Error).message}`, fix);
+    }
+  }
+
+  emit(e: TrainEvent): void {
+    this.deps.onEvent?.(e.kind === 'phase' ? { ...e, rollouts: this.state.rolloutsUsed + this.batchDone } : e);
+  }
+
+  phase(step: number, phase: string, done?: number, total?: number): void {
+    this.emit({ kind: 'phase', step, phase, ...(done !== undefined ? { done, total } : {}) });
+  }
+
+  /** Rollouts of the budget left to new work: those spent and those of the batch in flight are taken. */
+  budgetLeft(): number {
+    return this.cfg.budget - this.state.rolloutsUsed - this.inFlight;
+  }
+
+  outOfTime(): boolean {
+    return this.cfg.timeLimitMin > 0 && performance.now() - this.invoked > this.cfg.timeLimitMin * 60_000;
+  }
+
+  task(id: string): Task | undefined {
+    return this.supply.task(id) ?? this.evalSupply.task(id);
+  }
+
+  private async context(task: Task): Promise<RolloutContext> {
+    let built = this.builts.get(task.env.name);
+    const env = this.deps.envs.get(task.env.name)!;
+    if (!built) this.builts.set(task.env.name, (built = buildEnvironment(env, { dataDir: this.deps.dataDir, runtime: this.deps.runtime })));
+    return { built: await built, runtime: this.deps.runtime, dataDir: this.deps.dataDir };
+  }
+
+  /** One rollout of a task by the current policy version; an infrastructure failure is retried once. */
+  readonly runOne = async (task: Task, seed: number, greedy = false): Promise<Rollout<D>> => {
+    const ctx = { ...(await this.context(task)), verdicts: this.verdicts, testRuns: this.testRuns };
+    const policy = this.learner.policy();
+    return rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt), greedy }), ctx, policy.version);
+  };
+
+  /** The held-out solve rate of the current policy (the same seeds at every evaluation). */
+  solveHeldOut(): Promise<SolveRate> {
+    return solveRate(this.state.evalIds, this.cfg, (id) => this.task(id), this.runOne, (done, total) => this.phase(this.state.step, 'held-out evaluation', done, total));
+  }
+
+  /** The held-out tasks' mean figure (the learner's own estimate; undefined without figures or tasks). */
+  async heldOutReach(): Promise<HeldOutReach | undefined> {
+    if (!this.figures) return undefined;
+    return this.figures.heldOut(this.state.evalIds.map((id) => this.task(id)).filter((t): t is Task => t !== undefined));
+  }
+
+  /** A held-out evaluation's point: kept in the state and announced. */
+  recordHeldOut(step: number, solved: SolveRate, reach: HeldOutReach | undefined): void {
+    const point: HeldOutPoint = {
+      step, rollouts: this.state.rolloutsUsed, solveRate: solved.rate, solved: solved.solved, attempts: solved.attempts,
+      ...(reach !== undefined ? { reach: reach.mean, reachByTask: reach.byTask } : {}),
+    };
+    this.state.heldOut.push(point);
+    this.emit({ kind: 'eval', ...point });
+  }
+
+  /** Saves the state after a finished step (atomically) and the learner's export. */
+  persist(): void {
+    const s = this.state;
+    s.learner = { kind: this.learner.kind, state: this.learner.save() };
+    s.pool = this.pool.toJSON();
+    s.controller = this.controller.toJSON();
+    s.used = [...this.used];
+    s.elapsedMs = performance.now() - this.started;
+    saveState(this.deps.runDir, s);
+    this.learner.exportTo?.(this.deps.runDir);
+  }
+}
