@@ -1,12 +1,6 @@
-// The difficulty controller: steers TaskPilot's knobs, per (env, generator)
-// key, toward the target pass rate.
-//
-// A continuous level d on the ladder moves after every admission probe or
-// training group: d ← d + η (p̂ − target). Too easy (p̂ > target) climbs, too
-// hard descends. Proposals are drawn at round(d + N(0, spread)) so the pool
-// keeps a spread of difficulties around the frontier, not a single rung.
-// Operator families are picked in proportion to the learnability of their
-// pooled posterior plus a floor, so no family is starved of new evidence.
+// The difficulty controller steers TaskPilot's knobs per key toward the target pass rate: a ladder level d ← d + η (p̂ −
+// target), proposals at round(d + N(0, spread)) so the pool keeps a spread of difficulties, and operator families drawn
+// by learnability plus a floor so none is starved of evidence. See docs/decisions/2026-12-02-difficulty-controller.md.
 import { LADDER, OPERATOR_FAMILIES, type Knobs, type OperatorFamily, type Rung } from './knobs.js';
 import { DEFAULT_DISCOUNT, learnability, mean, observe, posterior, type Posterior } from './posterior.js';
 
@@ -99,10 +93,8 @@ export class DifficultyController {
   }
 
   /**
-   * Sampling weights of the operator families for a key (they sum to 1).
-   * `among`: only these families (those TaskPilot can apply to the
-   * environment's language), so no proposal is spent on a family that can
-   * never yield a task and so never gathers the evidence that would lower it.
+   * Sampling weights of the operator families for a key (summing to 1), among those that can yield a task for the
+   * environment's language: a family that never yields one never gathers the evidence that would lower its weight.
    */
   familyWeights(key: string, among: readonly OperatorFamily[] = this.opts.families): Map<OperatorFamily, number> {
     const raw = [...this.familyPosteriors(key)].filter(([f]) => among.includes(f)).map(([f, p]) => [f, learnability(p) + this.opts.floor] as const);

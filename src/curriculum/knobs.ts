@@ -1,9 +1,5 @@
-// TaskPilot's difficulty knobs and the ladder the controller climbs.
-//
-// The ladder orders (bugs, hint, visibility) settings from easiest to hardest.
-// The order between axes (is 2 bugs with a full hint harder than 1 bug with a
-// minimal one?) is a guess; the controller only needs it roughly monotone,
-// since it moves on observed pass rates, not on the ladder's labels.
+// TaskPilot's difficulty knobs and the ladder the controller climbs, easiest to hardest. The order across axes is a
+// guess; the controller only needs it roughly monotone, since it moves on observed pass rates.
 import type { HintLevel, TestVisibility } from '../task/task.js';
 import type { Family } from '../taskpilot/procedural/types.js';
 

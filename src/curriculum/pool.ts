@@ -1,11 +1,6 @@
-// The task pool: every task the curriculum knows, its pass-rate posterior and
-// its life cycle (probing → active → retired, or rejected), and the FRONTIER
-// sampler that picks each training batch.
-//
-// A batch mixes three sources: a share of fresh admitted tasks (new tasks
-// enter training quickly), the frontier (rank-based on posterior p(1-p) plus
-// staleness, after Prioritized Level Replay), and occasional replay of retired
-// tasks (a regression set, so solved skills are not forgotten unnoticed).
+// The task pool: every task the curriculum knows, its pass-rate posterior and life cycle (probing → active → retired,
+// or rejected), and the FRONTIER sampler: fresh tasks, tasks ranked by learnability with a staleness bonus (after PLR),
+// and occasional replay of retired ones. Thresholds and defaults: docs/decisions/2026-12-02-frontier-pool.md.
 import { shuffle } from '../util/rng.js';
 import { DEFAULT_DISCOUNT, DEFAULT_PRIOR_STRENGTH, FamilyStats, learnability, mean, observe, posterior, type Posterior } from './posterior.js';
 import { isSuccess } from './probe.js';
@@ -40,13 +35,8 @@ export interface PoolOptions {
   reactivateBelow: number;
   minObservations: number;
   /**
-   * A training group of at least this many scored rollouts that is all pass
-   * (all fail) retires (shelves) an active task at once. The discounted
-   * posterior alone lags: after 8/8 it still sits near 0.85 (prior and older
-   * probe evidence), below the retirement line, so the sampler kept choosing
-   * solved tasks and their next groups were all-pass again. At p = 0.5 such a
-   * group happens 1 time in 128 (G = 8), so it is strong evidence p is far
-   * from the middle. 0 turns the rule off.
+   * An all-pass (all-fail) training group of at least this many scored rollouts retires (shelves) an active task at
+   * once: the discounted posterior lags behind such strong evidence. 0 turns the rule off.
    */
   decisiveGroup: number;
   discount: number;
@@ -84,11 +74,8 @@ export interface PoolJSON {
 const clone = (e: PoolEntry): PoolEntry => ({ ...e, posterior: { ...e.posterior, prior: { ...e.posterior.prior } } });
 
 /**
- * Frontier weights: P = (1-ρ)·P_S + ρ·P_C. P_S is a softmax over normalised
- * ranks of learnability (best 0, worst 1; ties share their average rank) at
- * the given temperature, so the top-to-bottom odds (e^{1/T}) do not depend on
- * the pool's size (PLR's rank^(-1/β) at β = 0.3 puts nearly all mass on the
- * top few tasks). P_C ∝ steps since last sampled (since added if never).
+ * Frontier weights (1-ρ)·P_S + ρ·P_C. P_S: softmax over learnability ranks normalised to [0, 1] (ties share their
+ * average rank), so the top-to-bottom odds do not depend on the pool's size. P_C ∝ steps since last sampled or added.
  */
 export function frontierWeights(entries: readonly PoolEntry[], step: number, o: SampleOptions): number[] {
   const n = entries.length;
@@ -152,11 +139,8 @@ export class TaskPool {
   }
 
   /**
-   * One step's rewards for a task (a probe or a training group). null rewards
-   * (infrastructure failures) are skipped. Retires an active task that is
-   * now reliably solved (or shelves one reliably failed: by its mean, or at
-   * once on a decisive group); returns a retired one to the frontier if it
-   * regressed.
+   * One step's rewards for a task (null rewards skipped). Retires an active task now reliably solved, or shelves one
+   * reliably failed (by its mean, or at once on a decisive group); a retired one that regressed returns to the frontier.
    */
   record(taskId: string, rewards: readonly (number | null)[], step: number): PoolEntry {
     const e = this.must(taskId);
@@ -177,10 +161,8 @@ export class TaskPool {
   }
 
   /**
-   * Moves an active task's posterior mean to `m`, keeping its evidence
-   * strength: the policy changed under it (an update moved the model's own
-   * figure for the task, see src/train/replay.ts). A mean past the retirement line retires
-   * it: replay still checks it now and then.
+   * Moves an active task's posterior mean to `m`, keeping its evidence strength: an update moved the policy's own figure
+   * for it (src/policy/replay.ts). Past the retirement line it retires; replay still checks it now and then.
    */
   shift(taskId: string, m: number): PoolEntry {
     const e = this.must(taskId);
@@ -201,9 +183,8 @@ export class TaskPool {
     for (const e of fresh) picks.push([e, 'fresh']);
     const frontier = active.filter((e) => !fresh.includes(e));
     const weights = frontierWeights(frontier, step, o);
-    // Retired tasks are replayed by chance only, never as filler when the
-    // frontier runs short: they are solved, so their groups are nearly always
-    // all-pass (a short batch is cheaper and trains on the same signal).
+    // Retired tasks are replayed by chance only, never as filler for a short frontier: their groups are nearly always
+    // all-pass, and a short batch trains on the same signal for less.
     while (picks.length < n && frontier.length > 0) {
       if (retired.length > 0 && random() < o.replay) {
         const i = Math.floor(random() * retired.length);

@@ -1,9 +1,6 @@
-// Beta posteriors over a task's pass rate p, and family-level priors.
-//
-// The policy keeps changing, so old evidence describes an older policy. Each
-// observation first shrinks the accumulated evidence back toward the prior
-// (exponential forgetting), then adds the new counts. Everything here is pure:
-// functions return new objects and never mutate their inputs.
+// Beta posteriors over a task's pass rate p, and family-level priors. The policy keeps changing, so each observation
+// first shrinks older evidence toward the prior (exponential forgetting). Pure: functions never mutate their inputs.
+// Why the discount and prior strength: docs/decisions/2026-12-02-curriculum-posterior.md.
 
 export interface Beta {
   alpha: number;
@@ -25,11 +22,7 @@ export function posterior(prior: Beta = NEUTRAL_PRIOR): Posterior {
   return { alpha: prior.alpha, beta: prior.beta, prior: { alpha: prior.alpha, beta: prior.beta } };
 }
 
-/**
- * Shrinks the evidence gathered so far toward the prior by `factor` in (0, 1]
- * (1: no forgetting). Callers apply it once per training step, or use
- * factor = discount ** steps to catch up over several steps.
- */
+/** Shrinks the evidence toward the prior by `factor` in (0, 1] (1: no forgetting); discount ** steps catches up several steps. */
 export function decay(p: Posterior, factor: number): Posterior {
   if (!(factor > 0 && factor <= 1)) throw new RangeError(`discount must be in (0, 1], got ${factor}`);
   return {
@@ -56,9 +49,8 @@ export function variance(b: Beta): number {
 }
 
 /**
- * Expected learnability E[p(1-p)] under the Beta: αβ / ((α+β)(α+β+1)).
- * Equals mean·(1-mean) minus the variance, so an uncertain task scores a bit
- * lower than a confidently p = 0.5 one, and a confident p ≈ 0 or 1 scores ≈ 0.
+ * Expected learnability E[p(1-p)] under the Beta: mean·(1-mean) minus the variance, so an uncertain task scores a bit
+ * lower than a confident p = 0.5 one, and a confident p ≈ 0 or 1 scores ≈ 0.
  */
 export function learnability(b: Beta): number {
   const n = b.alpha + b.beta;
@@ -74,10 +66,8 @@ export interface FamilyCounts {
 }
 
 /**
- * Pools results per family key (generator family + knob setting, built by the
- * caller) to give new tasks an informed prior. Family counts are discounted
- * per elapsed step (not per record: a family touched by ten tasks in one step
- * must not forget ten times faster).
+ * Pools results per family key (generator family + knob setting) to give new tasks an informed prior. Discounted per
+ * elapsed step, not per record: a family touched by ten tasks in one step must not forget ten times faster.
  */
 export class FamilyStats {
   private readonly counts = new Map<string, FamilyCounts>();

@@ -1,12 +1,6 @@
-// The admission probe: a few rollouts of the current policy on a freshly
-// validated task decide whether it enters the pool.
-//
-// It stops early as soon as it has seen one success and one failure: a mixed
-// result already proves 0 < p < 1, which is all admission asks, and further
-// rollouts would only refine p̂, which training groups do for free. Only an
-// all-pass or all-fail run needs the full k rollouts. At p = 0.2, 41% of tasks
-// still give 0/4; the caller sends 'too-hard' tasks back to be made easier
-// rather than dropping the generator's work.
+// The admission probe: a few rollouts of the current policy decide whether a fresh task enters the pool. It stops at
+// the first mixed result, which already proves 0 < p < 1; refining p̂ is left to training groups.
+// See docs/decisions/2026-12-02-task-admission.md.
 
 export type ProbeVerdict = 'admit' | 'too-easy' | 'too-hard';
 
@@ -25,10 +19,7 @@ export class Probe {
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`probe size must be a positive integer, got ${k}`);
   }
 
-  /**
-   * Records one rollout's reward. null is an infrastructure failure: it is
-   * counted apart and never as a failure (the caller retries it).
-   */
+  /** Records one rollout's reward; null (an infrastructure failure) is counted apart, never as a failure. */
   add(reward: number | null): void {
     if (this.done) throw new Error('probe is already done');
     if (reward === null) this.infra++;
@@ -64,10 +55,7 @@ export class Probe {
     return this.wins > 0 ? 'too-easy' : 'too-hard';
   }
 
-  /**
-   * The observed pass rate. Biased by the early stop (a run stops at its first
-   * mixed result), so use it to steer difficulty, not as a final estimate.
-   */
+  /** The observed pass rate, biased by the early stop: for steering difficulty, not as a final estimate. */
   get passRate(): number {
     return this.rollouts === 0 ? NaN : this.wins / this.rollouts;
   }

@@ -1,9 +1,6 @@
-// Candidate repairs: every edit the procedural operators can make in a source
-// file, used in reverse. Most synthesized bugs of the operation and control
-// families are undone by an edit of the same kind (`-` back to `+`, a flipped
-// comparison flipped back, swapped arguments swapped again), so the policy's
-// action space is this set; learning is choosing the right one. Removal bugs
-// are not reachable this way, which the curriculum learns as a hard family.
+// Candidate repairs: every edit the procedural operators can make in a source file, used in reverse. Most operation and
+// control bugs are undone by an edit of their own kind, so this set is the policy's action space. Removal bugs are not
+// reachable this way; the curriculum learns them as a hard family.
 import { createHash } from 'node:crypto';
 import { OPERATORS } from '../taskpilot/procedural/index.js';
 import { languageOf, parse } from '../util/syntax.js';
@@ -22,12 +19,7 @@ export interface Repair {
   after: string;
 }
 
-/**
- * Operators that can undo a bug of their own kind (an operator changed back, a
- * comparison flipped back, operands or arguments or statements swapped back, a
- * constant moved back). Operators that only delete code are left out: no bug
- * is undone by deleting more.
- */
+/** Operators that can undo a bug of their own kind; those that only delete code are left out (no bug is undone by deleting more). */
 const REPAIR_OPERATORS = new Set(['op_change', 'op_flip', 'op_swap', 'op_change_const', 'aug_assign_swap', 'ternary_swap', 'arg_swap', 'ctrl_invert_if', 'ctrl_shuffle']);
 /** rng values that pick different alternatives at one site (operators pick with floor(r * n)). */
 const DRAWS = [0.02, 0.18, 0.34, 0.5, 0.66, 0.82, 0.98];
@@ -86,9 +78,8 @@ export function applyRepair(text: string, r: Repair): string {
 }
 
 /**
- * The repair as an exact-match Edit: whole lines around the change, widened
- * until the old text occurs once in the file and the new text once in the
- * repaired file (so that the same edit reversed undoes it).
+ * The repair as an exact-match Edit: whole lines around the change, widened until the old text is unique in the file
+ * and the new text unique in the repaired file, so the same edit reversed undoes it.
  */
 export function asEdit(text: string, r: Repair): { old_string: string; new_string: string } {
   const after = applyRepair(text, r);

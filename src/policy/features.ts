@@ -1,13 +1,7 @@
-// Features of one candidate repair in the context of what the policy has
-// observed: where the failing tests' stack traces point (and how many of
-// them), which functions the failing tests and the instruction name, the
-// error type, how common the repaired code is in the repository, and the
-// kind of edit (the shape of the text it turns into what, with its operator
-// and the error type). Sparse vectors over a fixed dimension: dense slots
-// first, then hashed edit-kind slots (which training moves only with
-// `--learn all`, see TRAIN_DEFAULTS.learn).
-// The untrained policy's weights (PRIOR) live here too, beside the features
-// they weigh: changing either means a new FEATURE_VERSION.
+// Features of one candidate repair given what the policy observed (where failing traces point, names the tests and
+// instruction use, naturalness, the kind of edit), as sparse vectors: dense slots, then hashed edit-kind slots.
+// PRIOR lives beside the features it weighs: changing either means a new FEATURE_VERSION.
+// See docs/decisions/2026-12-02-policy-features-and-prior.md.
 import { createHash } from 'node:crypto';
 import type { Repair } from './candidates.js';
 import { occurrences, type Corpus } from './naturalness.js';
@@ -40,13 +34,10 @@ export interface FeatureContext {
 export const DENSE_FEATURES = [
   'inFrame', 'near', 'fileInFrames', 'depthScore', 'fnInTests', 'fnInInstr', 'lineTestOverlap', 'lineInstrOverlap',
   'tried', 'blindFnInInstr', 'fnInMessage', 'fnInTestsNear', 'testedStem',
-  // Shares of the failing tests whose trace passes within 1 / 3 lines of the
-  // candidate, whose innermost source frame is within 3 lines, whose trace
-  // passes through the candidate's function; the function is called on a
-  // line a failing test stopped at.
+  // Shares of failing tests whose trace passes within 1 / 3 lines, whose innermost source frame is within 3 lines,
+  // whose trace passes through the candidate's function; the function is called on a line a failing test stopped at.
   'cov1', 'cov3', 'innermost', 'fnOnStack', 'fnCalled',
-  // How common the repaired token sequence is in the code read (log(1 + n)),
-  // and that less how common the sequence it replaces is elsewhere
+  // How common the repaired token sequence is in the code read, and that less how common the replaced one is
   // (naturalness.ts): which edit, in terms that hold in any code base.
   'natAfter', 'natGain',
 ] as const;
@@ -54,18 +45,14 @@ export type DenseFeature = (typeof DENSE_FEATURES)[number];
 export const slotOf = (name: DenseFeature): number => DENSE_FEATURES.indexOf(name);
 
 /**
- * The untrained policy's weights: where a person would look first (lines the
- * failing traces share, the function the failing test calls), nothing about
- * which edit to make. Training moves these and learns the rest from zero.
+ * The untrained policy's weights: where a person would look first, nothing about which edit to make. Without them the
+ * policy would almost never solve a task, so never learn. Training moves these and learns the rest from zero.
  */
 export const PRIOR: Partial<Record<DenseFeature, number>> = {
   cov1: 2, cov3: 1, innermost: 1, fnOnStack: 1.5, fnCalled: 2, fnInTests: 1, fnInInstr: 1.5, testedStem: 1, tried: -1,
 };
 
-// No per-operator slots: an operator's own weight learned the curriculum's
-// operator mix (a default run pushed two of them by 3.5, and the held-out
-// solve rate fell from 15.8% to 3.9% on 19 tasks x 4), and fitted to fixes
-// they added little (held-out 29.4% with them, 28.1% without; docs/training.md).
+// No per-operator slots: an operator's own weight learned the curriculum's operator mix rather than a skill.
 export const HASH_BASE = DENSE_FEATURES.length;
 const HASH_SLOTS = 512;
 export const FEATURE_DIM = HASH_BASE + HASH_SLOTS;
@@ -132,11 +119,7 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return n / a.size;
 }
 
-/**
- * What every candidate of one decision reads from the context, computed once
- * per context: source frames (test files left out) grouped by the failure
- * they belong to, and the failure messages.
- */
+/** What every candidate of one decision reads from the context, computed once per context rather than per candidate. */
 const derivedCache = new WeakMap<FeatureContext, { traces: Frame[][]; messages: string }>();
 function derived(ctx: FeatureContext): { traces: Frame[][]; messages: string } {
   let d = derivedCache.get(ctx);

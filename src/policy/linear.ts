@@ -1,8 +1,5 @@
-// The embedded policy's parameters: a log-linear model over candidate
-// repairs, π(a) ∝ exp(w·φ(a) / T). Exact log-probabilities, the score-function
-// gradient ∇log π(a) = (φ(a) − E_π[φ]) / T, and Adam-style updates with one
-// second moment for the whole gradient. Checkpoints are
-// small JSON files.
+// The embedded policy's parameters: a log-linear model over candidate repairs, π(a) ∝ exp(w·φ(a) / T), with exact
+// log-probabilities, the score-function gradient (φ(a) − E_π[φ]) / T, Adam-style updates and small JSON checkpoints.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { FEATURE_DIM, FEATURE_VERSION, priorWeights, type Sparse } from './features.js';
 
@@ -80,15 +77,9 @@ export class LinearPolicy {
   }
 
   /**
-   * One ascent step on the objective whose gradient is `grad`: Adam's
-   * momentum, but one second moment for the whole gradient (its squared
-   * norm), so a step is about `lr` long and the features keep their relative
-   * sizes. Per-coordinate Adam moved every weight with any gradient by about
-   * `lr`, and the soft choice over ~1,000 candidates gives nearly every weight
-   * some gradient: after 7 steps at 0.5, 385 of 581 weights had moved by more
-   * than 1, and the held-out solve rate fell. Weight decay is decoupled and
-   * pulls toward the starting weights (`v` is kept per coordinate, all equal,
-   * so checkpoints keep their shape).
+   * One ascent step: Adam's momentum with one second moment for the whole gradient, so a step is about `lr` long and
+   * weights move in proportion to their gradients. Decoupled weight decay pulls toward the starting weights.
+   * `v` stays per coordinate (all equal) so checkpoints keep their shape. See docs/decisions/2026-12-03-policy-optimizer.md.
    */
   update(grad: Float64Array, lr: number, decay = 1e-3): number {
     const b1 = 0.9, b2 = 0.999, eps = 1e-8;

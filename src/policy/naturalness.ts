@@ -1,11 +1,6 @@
-// How ordinary a repair leaves the code, measured against the code the agent
-// has read. A synthesized bug usually turns a common local pattern into a
-// rare one (`i < items.length` into `i <= items.length` while the other loops
-// keep `<`), so the repair that undoes it tends to recreate a token sequence
-// found elsewhere in the repository, and most other candidates destroy one.
-// Counts are of the edited tokens with two tokens of context on each side,
-// within one line; the same measure applies to any code base, which is what
-// lets a weight learned on one environment carry to another.
+// How ordinary a repair leaves the code, against the code the agent has read: a synthesized bug usually makes a common
+// local pattern rare, so its undoing recreates a sequence found elsewhere. The measure holds in any code base, so a
+// weight learned on one environment carries to another. See docs/decisions/2026-12-03-naturalness-feature.md.
 
 /** Identifiers, numbers, strings, multi-character operators, then any other symbol. */
 const TOKEN = /[A-Za-z_$][\w$]*|\d+(?:\.\d+)?|(['"`])(?:\\.|(?!\1).)*\1|===|!==|==|!=|<=|>=|&&|\|\||\?\?|\+\+|--|\+=|-=|\*=|\/=|=>|\*\*|\/\/|[^\s\w]/g;
@@ -36,10 +31,8 @@ function count(corpus: Corpus, seq: string[]): number {
 }
 
 /**
- * How often the edited span with its context occurs in the corpus after the
- * edit (`after`) and before it (`before`, which counts the candidate's own
- * occurrence). Multi-line edits (a statement swap) get zeros: no one-line
- * context to compare.
+ * How often the edited span with two tokens of context each side occurs in the corpus after the edit and before it
+ * (`before` counts the candidate's own occurrence). Multi-line edits get zeros: no one-line context to compare.
  */
 export function occurrences(text: string, start: number, end: number, replacement: string, corpus: Corpus): { before: number; after: number } {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;

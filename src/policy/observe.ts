@@ -1,8 +1,5 @@
-// What the embedded policy reads from a test run's output: which tests fail,
-// with what message, and the code locations (stack frames) involved. Works on
-// the node:test TAP reporter and on pytest's terminal output, the two runner
-// families of the starter environments; anything else yields no failures and
-// the policy falls back on the instruction text.
+// What the embedded policy reads from a test run's output: failing tests, messages and stack frames. Only node:test's TAP
+// and pytest's output (the starter environments' runners); anything else yields no failures, leaving the instruction.
 
 export interface Frame {
   /** Path relative to the repository root. */
@@ -101,11 +98,8 @@ export function observeTests(output: string, exitCode: number | null, workdir: s
 const reported = (o: TestObservation): number => (o.passed ?? 0) + o.failures.length;
 
 /**
- * Whether a repair made the tests better: the run is green, or fewer tests
- * fail while at least as many are reported. A repair that breaks a test file
- * at load, or hangs the suite until the agent's time limit kills it, lowers
- * the failing count too (fewer tests ran); keeping it left every later
- * attempt working on a broken file.
+ * Whether a repair made the tests better: the run is green, or fewer tests fail while at least as many are reported.
+ * A repair that breaks a test file at load or hangs the suite also lowers the failing count, by running fewer tests.
  */
 export function improved(before: TestObservation, after: TestObservation): boolean {
   if (after.green) return true;

@@ -1,12 +1,6 @@
-// A new task's reach for the current policy, before any rollout: the chance
-// that the fix is among the policy's first K repair choices. The curriculum
-// knows each synthesized task's fix (TaskPilot made the bug), the policy does
-// not; replaying the agent's opening (test run, listing, reads) up to its
-// first choice gives every candidate's probability, and the candidate that
-// turns the changed lines back into the fix patch's is the fix. A task the
-// policy almost surely cannot reach (a removal bug no candidate undoes, or a
-// fix it would try with a chance of 1 in 100) is turned away without paying
-// an admission probe of four failing rollouts, the costliest kind.
+// A task's reach for the current policy before any rollout: the chance the fix is among its first K repair choices,
+// from the agent's opening and the known fix patch. It lets the curriculum turn away a task the policy cannot reach
+// without paying a probe of failing rollouts. See docs/decisions/2026-12-02-pass-rate-figures.md.
 import type { Opening } from './agent.js';
 import { applyRepair } from './candidates.js';
 import type { LinearPolicy } from './linear.js';
@@ -20,10 +14,8 @@ export function patchedFile(patch: string): string | null {
 }
 
 /**
- * Indices of the opening's candidates that turn their file into the fixed
- * one: their diff is the fix patch itself (synthesized tasks' patches are
- * written by the same fileDiff, so equal diffs of the same text mean equal
- * results). Null when the patch changes several files.
+ * Indices of the opening's candidates whose diff is the fix patch itself (tasks' patches are written by the same
+ * fileDiff, so equal diffs mean equal results). Null when the patch changes several files.
  */
 export function fixIndices(opening: Opening, fixPatch: string): number[] | null {
   const file = patchedFile(fixPatch);
@@ -31,10 +23,7 @@ export function fixIndices(opening: Opening, fixPatch: string): number[] | null 
   return opening.cands.flatMap(({ r, text }, k) => (r.file === file && fileDiff(file, text, applyRepair(text, r)) === fixPatch ? [k] : []));
 }
 
-/**
- * The chance that one of `fix` is among k distinct draws from `probs` (the
- * agent never tries a repair twice), by Monte Carlo.
- */
+/** The chance that one of `fix` is among k distinct draws from `probs` (the agent never tries a repair twice), by Monte Carlo. */
 export function reachWithin(probs: number[], fix: number[], k: number, random: () => number, runs = 200): number {
   if (fix.length === 0) return 0;
   const isFix = new Set(fix);
@@ -53,14 +42,12 @@ export function reachWithin(probs: number[], fix: number[], k: number, random: (
   return hits / runs;
 }
 
-/** Monte Carlo draws per task for a reach read again after updates: about ±1.5% per task. */
+/** Monte Carlo draws per task for a reach read again after updates: enough that its changes are not draw noise. */
 export const REACH_RUNS = 1000;
 
 /**
- * Tasks' openings and fix candidates, kept: the openings do not depend on the
- * weights (the agent reads the same files whatever they are), so each later
- * reach costs a softmax and the draws, the same draws at every call (seeded
- * per task), so differences come from the policy.
+ * Tasks' openings and fix candidates, kept: openings do not depend on the weights, so a later reach costs a softmax
+ * and the same seeded draws, and differences come from the policy.
  */
 export class Openings {
   private readonly made = new Map<string, { opening: Opening; fix: number[] }>();

@@ -1,20 +1,7 @@
-// How an update moved a task's pass rate, read off the policy itself.
-//
-// The pool's posterior learns that the policy changed only by spending a group
-// on the task. But one update often teaches a task outright: a probe with one
-// success is enough for the next group of 8 to pass every time (measured: four
-// tasks the untrained policy solved 7 times in 32 went 8/8 right after their
-// probe groups trained), and it moves tasks it did not train on as well (the
-// weights are shared). So after every update the trainer re-reads a FIGURE
-// for every tracked task (PassRateTracker) and moves its posterior mean by
-// the figure's change on the logit scale; the observed evidence keeps setting
-// the level. The figure is the task's reach (reach.ts: the chance the fix is
-// among the first K choices from its opening) when its screen kept an opening,
-// else the replay of its last passing rollouts' kept repairs, whose estimate
-// is Π_j 1 − (1 − q_j)^K (q_j: probability of kept repair j at its choice, K:
-// the attempts an episode has). Both are crude as levels (contexts change
-// between attempts: reach 0.17 came back 8 of 8, reach 0.31 0 of 8), so only
-// their changes are used.
+// How an update moved a task's pass rate, read off the policy itself: one update can teach a task outright, which
+// the posterior would only learn by spending a group. After each update a tracked task's posterior mean moves by its
+// FIGURE's change on the logit scale (reach, or the replay of its passing rollouts); figures are crude as levels, so
+// only their changes are used. See docs/decisions/2026-12-02-pass-rate-figures.md.
 import { mean } from '../curriculum/posterior.js';
 import type { TaskPool } from '../curriculum/pool.js';
 import { isSuccess } from '../curriculum/probe.js';
@@ -29,7 +16,7 @@ type RolloutResult = Rollout<EmbeddedTurn>;
 export type TrackedTasks = 'trained' | 'all';
 export const TRACKED_TASKS: TrackedTasks[] = ['trained', 'all'];
 
-/** The model's pass-rate estimate from one passing rollout's kept repairs (null: none kept). */
+/** The model's pass-rate estimate from one passing rollout's kept repairs, Π_j 1 − (1 − q_j)^attempts (null: none kept). */
 export function replayPassRate(policy: LinearPolicy, r: RolloutResult, attempts = MAX_ATTEMPTS): number | null {
   const kept = decisionsOf(r.trajectory).filter((d) => !d.undone);
   if (!isSuccess(r.reward) || kept.length === 0) return null;
@@ -42,12 +29,7 @@ export function taskReplayRate(policy: LinearPolicy, rollouts: readonly RolloutR
   return rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null;
 }
 
-/**
- * A figure this high retires an active task outright. Low figures say little
- * (reach 0.15-0.25 came back anywhere from 0 to 8 of 8), but high ones do:
- * in two recorded default runs every group of a task with reach 0.9 or more
- * passed 7 or 8 times in 8 (5 groups), so training on it wastes the group.
- */
+/** A figure this high retires an active task outright ('all' mode): training on it would waste the group. */
 export const FIGURE_SOLVED = 0.9;
 
 /** Passing rollouts kept per task: enough to average out one lucky path, small enough to replay every step. */
@@ -63,18 +45,9 @@ export interface EstimateMove {
 export type Estimator = (taskId: string) => number | null;
 
 /**
- * Per tracked task, the figure its posterior mean currently stands for (its
- * ANCHOR: set when the posterior takes evidence, moved after every update),
- * and for tasks without an estimator figure, their latest passing rollouts
- * (EXAMPLES) to replay. In memory only; a resumed run re-anchors its active
- * tasks (anchor()), and tasks tracked by examples start again from their next
- * passing group.
- *
- * Its mode (`frognano train --track`) says which tasks follow an update:
- * 'trained' (the default), only those it trained on, by their examples, with
- * no solved line; 'all', every active task, by its estimator figure where it
- * has one, retired at FIGURE_SOLVED. ('all' did well over the benchmark's 160
- * rollouts but eroded the held-out skill of longer default runs, docs/training.md.)
+ * Per tracked task, the figure its posterior mean stands for (its ANCHOR) and, without an estimator figure, its
+ * latest passing rollouts to replay. In memory only: a resumed run re-anchors its active tasks.
+ * Mode (`--track`): 'trained' follows the tasks trained on, by replay; 'all' every active task, retired at FIGURE_SOLVED.
  */
 export class PassRateTracker {
   private readonly anchors = new Map<string, number>();
@@ -101,12 +74,7 @@ export class PassRateTracker {
     return ex ? taskReplayRate(this.policy, ex) : null;
   }
 
-  /**
-   * Before an update: the tasks these groups observed re-anchor at the
-   * current weights (their posteriors just took evidence from this policy),
-   * including tasks with no pass now; those without an estimator figure keep
-   * their newest passing rollouts first.
-   */
+  /** Before an update: the observed tasks re-anchor at the current weights, since their posteriors just took its evidence. */
   observe(groups: readonly RolloutResult[][]): void {
     for (const g of groups) {
       const id = g[0]?.taskId;
@@ -131,10 +99,8 @@ export class PassRateTracker {
   }
 
   /**
-   * After an update: the figure at its anchor and now of every anchored task
-   * `wanted` keeps (a task that returns to training is observed, so
-   * re-anchored, first); their anchors move to now. Tasks not wanted are
-   * forgotten when `forget` says so (rejected tasks never train again).
+   * After an update: each wanted task's figure at its anchor and now, the anchor moving to now. Tasks `forget` names
+   * are dropped (rejected tasks never train again).
    */
   moves(wanted: (taskId: string) => boolean = () => true, forget: (taskId: string) => boolean = () => false): Map<string, EstimateMove> {
     const out = new Map<string, EstimateMove>();
@@ -153,12 +119,7 @@ export class PassRateTracker {
     return out;
   }
 
-  /**
-   * After an update: moves the posterior of every active task this mode
-   * follows (all, or those in `trainedOn`) by its figure's change
-   * (followFigure), and forgets rejected tasks. Counts the tasks moved or
-   * retired.
-   */
+  /** After an update: moves the posteriors of the active tasks this mode follows, forgets rejected ones; counts moved and retired. */
   follow(pool: TaskPool, trainedOn: ReadonlySet<string>): { moved: number; retired: number } {
     const out = { moved: 0, retired: 0 };
     const stateOf = (id: string) => pool.get(id)?.state;
@@ -186,12 +147,7 @@ export function shiftedMean(mean: number, before: number, after: number): number
   return clamp(1 / (1 + Math.exp(-z)));
 }
 
-/**
- * An active task's posterior after its figure moved: retired outright at a
- * figure of `solved` (FIGURE_SOLVED) or more, else its mean shifted by the figure's
- * change (retiring it past the pool's line); 'unchanged' when the figure did
- * not move.
- */
+/** An active task after its figure moved: retired at a figure of `solved` or more, else its mean shifted by the change. */
 export function followFigure(pool: TaskPool, taskId: string, { before, after }: EstimateMove, solved = FIGURE_SOLVED): 'retired' | 'moved' | 'unchanged' {
   const e = pool.get(taskId);
   if (!e || e.state !== 'active') return 'unchanged';

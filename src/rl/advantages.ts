@@ -1,9 +1,6 @@
-// Group-relative advantages for G rollouts of one task.
-//
-// A null reward is an infrastructure failure (the sandbox died, no sign the
-// tests ran). It carries no information about the policy, so it is left out
-// of the group: scoring it 0 would drag the baseline down and push every real
-// success up. Its advantage is null, and the trainer skips that rollout.
+// Group-relative advantages for G rollouts of one task. A null reward (infrastructure failure) says nothing about the
+// policy, so it is left out of the group and gets a null advantage: scoring it 0 would push every real success up.
+// Why these estimators: docs/decisions/2026-12-02-advantage-estimators.md.
 
 import type { AdvantageEstimator, Rollout, ScoredGroup } from './contract.js';
 
@@ -16,16 +13,8 @@ function valid(rewards: readonly (number | null)[]): number[] {
 }
 
 /**
- * Advantages aligned with `rewards` (null where the reward was null).
- *
- * - grpo: (r − mean) / (std + ε), population std, so a non-degenerate group's
- *   ΣA² = G whatever its pass rate: every useful group weighs the same.
- * - dr-grpo: r − mean. Dr. GRPO drops the std division because it up-weights
- *   groups with near-0 or near-1 pass rates (tiny std), a difficulty bias; on
- *   binary rewards the group's ΣA² = G·p(1−p), so weight follows learnability.
- * - rloo: r_i − mean of the other G−1 rewards = G/(G−1)·(r − mean). The
- *   leave-one-out baseline does not depend on r_i, so the estimate is unbiased;
- *   weight again ∝ p(1−p). Needs G ≥ 2 valid rewards, else all advantages are 0.
+ * Advantages aligned with `rewards` (null where the reward was null). grpo: (r − mean) / (std + ε); dr-grpo: r − mean;
+ * rloo: r_i − mean of the other G−1 rewards (0 with fewer than 2 valid rewards).
  */
 export function advantages(rewards: readonly (number | null)[], method: AdvantageMethod): (number | null)[] {
   const xs = valid(rewards);
@@ -51,11 +40,7 @@ export function advantages(rewards: readonly (number | null)[], method: Advantag
   return rewards.map((r) => (r === null || !Number.isFinite(r) ? null : scale(r)));
 }
 
-/**
- * A group whose valid rewards are all equal (or with fewer than two of them)
- * has zero advantages under every method: no gradient, only spent rollouts.
- * DAPO-style filtering drops these groups.
- */
+/** All valid rewards equal, or fewer than two: zero advantages under every method, so DAPO-style filtering drops it. */
 export function isDegenerate(rewards: readonly (number | null)[]): boolean {
   const xs = valid(rewards);
   return xs.length < 2 || xs.every((r) => r === xs[0]);

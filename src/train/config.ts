@@ -1,6 +1,5 @@
-// Training run settings, with the defaults `frognano train` uses: sized so the
-// default run (embedded policy, starter environments, 2 CPU cores) finishes
-// in about a quarter of an hour.
+// Training run settings and the defaults `frognano train` uses, sized for a short run on 2 CPU cores.
+// Why each default: docs/decisions/2026-12-03-training-defaults.md.
 import type { OperatorFamily } from '../curriculum/knobs.js';
 import type { LearnedWeights } from '../policy/learner.js';
 import type { TrackedTasks } from '../policy/replay.js';
@@ -27,17 +26,12 @@ export interface TrainConfig extends RunConfig {
   envs: string[];
   /** Environments never trained on: the held-out solve rate is measured on their tasks. */
   heldOut: string[];
-  /**
-   * Which active tasks' posteriors follow the model's figure after an update
-   * (replay.ts): 'trained' (the tasks the update trained on, by replaying
-   * their passing rollouts) or 'all' (every tracked task, by reach where it
-   * has an opening, retired at a figure of 0.9).
-   */
+  /** Which active tasks' posteriors follow the policy's figure after an update: 'trained' or 'all' (policy/replay.ts). */
   track: TrackedTasks;
   /** Rollouts an all-fail group may gain, a wave at a time, until one passes (extend.ts; 0: never). */
   extend: number;
   advantage: AdvantageMethod;
-  /** Which repair choices of a rollout share its advantage (see update.ts). */
+  /** Which repair choices of a rollout share its advantage (policy/update.ts). */
   credit: CreditMethod;
   lr: number;
   /** Optimizer steps per training step, on the same rollouts (PPO-style clipping after the first). */
@@ -59,10 +53,7 @@ export interface TrainConfig extends RunConfig {
   initialTasks: number;
 }
 
-// The JavaScript starters: their suites run in about half a second in the
-// sandbox; the TypeScript ones (through tsx) take one and a half, the Python
-// ones two to three, which would not fit the default run in a quarter of an
-// hour on two cores. Pass --envs / --held-out to train on them.
+// The JavaScript starters only: the other starters' suites are too slow for the default run. --envs / --held-out widen it.
 export const DEFAULT_TRAIN_ENVS = ['durations', 'lru-cache', 'semver-ranges'];
 export const DEFAULT_HELD_OUT = ['md-tokens'];
 
@@ -71,45 +62,24 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   envs: DEFAULT_TRAIN_ENVS,
   heldOut: DEFAULT_HELD_OUT,
   seed: 1,
-  // The budget is what ends a default run (about 12 steps); steps is a
-  // ceiling, so steps that spend fewer rollouts (replay checks that held)
-  // leave them to later steps instead of ending the run with budget unspent.
+  // The budget ends a run; steps is a ceiling, so a step that spends less (a replay check that held) leaves it to later steps.
   steps: 20,
   budget: 300,
-  // Groups of 8: a task at p = 0.5 gives an all-equal group 1 time in 128
-  // (in 8 with groups of 4), so a frontier near the target keeps nearly
-  // every group informative.
+  // Groups of 8, so a task near the target rarely gives an all-equal (uninformative) group.
   batch: 2,
   group: 8,
-  // 'all' kept more groups non-degenerate and did well in the benchmark's
-  // 160 rollouts, but its default runs (two seeds) ended at or below the
-  // untrained policy on 19 held-out tasks x 4 (15.8%, 11.8%; untrained
-  // 15.8%), where 'trained' ended at 22.4% (docs/training.md).
+  // 'all' did no better than the untrained policy on held-out tasks in default runs.
   track: 'trained',
   extend: 0,
   advantage: 'rloo',
-  // Chosen offline with bench/policy-sim.ts (docs/training.md): 4 epochs
-  // moved fresh and held-out tasks further than one; per-repair credit
-  // (update.ts) reached held-out 29.0% where attempt credit reached 24.2%
-  // and episode credit less (untrained 16.0%); lr 0.5 did better than 0.25
-  // or 1 when a task stays in the batch until learned (as the pool does).
+  // Credit, lr and epochs were chosen offline with bench/policy-sim.ts.
   credit: 'repair',
   lr: 0.5,
   epochs: 4,
-  // Edit-kind weights (operator and edit shape) learned the curriculum's task
-  // mix rather than a skill: default runs that moved them lost held-out tasks
-  // (15.8% untrained, 5.3% trained; 3.9% with per-operator slots), while one
-  // moving the dense weights only kept them (15.8%) and kept its pool
-  // stocked (19 md-tokens tasks x 4 attempts; docs/training.md).
+  // Dense only: the edit-kind weights learned the curriculum's task mix rather than a skill.
   learn: 'dense',
-  // Bugs of the operations family (a changed operator, constant, argument
-  // order, ...): the edits the embedded policy's candidates undo and whose
-  // fixes its naturalness features recognise in any code base. With every
-  // family open the controller drifted to control-family bugs (easier for the
-  // untrained policy: 11 of 13 admitted tasks; statement swaps, which the
-  // naturalness features cannot see), and the trained policy's held-out reach
-  // rose from 15.8% to 18.4% only; trained on operations it rose to 33.0%
-  // (48 md-tokens tasks offline, docs/training.md). --families widens it.
+  // Operations bugs: the edits the embedded policy's candidates undo and its naturalness features recognise.
+  // --families widens it.
   families: ['operations'],
   workers: 2,
   probe: 4,

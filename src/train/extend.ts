@@ -1,11 +1,6 @@
-// Extending a group that came back all fail, a wave at a time, until one of
-// its rollouts passes. Under RLOO an all-fail group teaches nothing, and with
-// groups of 8 it is the commonest waste of the frontier curriculum: the
-// admission probe stops at its first mixed result, so tasks the policy solves
-// 1 time in 7 get in, and their next group fails 8 times in 8 about 30% of
-// the time. A few more rollouts usually find the pass, and one pass among
-// many failures is the most informative group there is. Off by default
-// (--extend N); every extension rollout counts against the budget.
+// Extends a group that came back all fail, a wave at a time, until one of its rollouts passes: under RLOO an
+// all-fail group teaches nothing, one pass among many failures teaches most. Off by default (--extend N); extension
+// rollouts count against the budget. See docs/decisions/2026-12-03-extend-all-fail.md.
 import { isSuccess } from '../curriculum/probe.js';
 import type { Rollout as RolloutResult } from '../rl/contract.js';
 import type { MoreRollouts } from './more-rollouts.js';

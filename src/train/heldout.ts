@@ -1,8 +1,5 @@
-// Held-out evaluation: tasks from environments never trained on, made once
-// with a fixed seed (the same for every run and curriculum sharing a bank),
-// the policy's solve rate on them (the mean verifier reward), and its reach
-// on them (nearly free of sampling noise, where one attempt per task is a
-// coarse sample).
+// Held-out evaluation on environments never trained on: tasks made once with a fixed seed (the same for every run
+// sharing a bank), the solve rate on them, and their reach (nearly free of the sampling noise of one attempt per task).
 import { isSuccess } from '../curriculum/probe.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
@@ -11,7 +8,7 @@ import type { TrainConfig } from './config.js';
 import type { Rollout } from '../rl/contract.js';
 import type { TaskSupply } from './supply.js';
 
-/** Single bugs of the operation family with visible tests: what a policy of this design can learn to fix. Made before training starts, so with every worker. */
+/** Single operations bugs with visible tests: what a policy of this design can learn to fix. Made before training, with every worker. */
 export async function heldOutTasks(cfg: TrainConfig, supply: TaskSupply, onEnv: (env: string) => void): Promise<string[]> {
   const ids: string[] = [];
   for (const env of cfg.heldOut) {
@@ -38,7 +35,7 @@ export async function solveRate(
   await inParallel(jobs, cfg.workers, async ({ id, r }) => {
     const task = taskOf(id);
     if (!task) return;
-    // The same seeds at every evaluation and in every run: differences come from the policy.
+    // The same seeds at every evaluation and in every run, so differences come from the policy.
     const res = await runOne(task, deriveSeed('eval', id, r));
     if (res.reward !== null) { sum += res.reward; n++; if (isSuccess(res.reward)) solved++; }
     onDone(++done, jobs.length);

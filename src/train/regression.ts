@@ -1,10 +1,6 @@
-// Replays of the regression set (retired tasks), run as checks. A retired
-// task was learned; replaying it asks whether it still is. Its group starts
-// at the admission probe's size: when every rollout passes, the task still
-// holds and the check stops there (its posterior takes the evidence, but an
-// all-pass group has no signal under group-relative advantages, so no full
-// group is spent and none is trained on). When one fails, the policy may be
-// forgetting it: the group is filled up to full size and trains like any other.
+// Replays of retired tasks, run as checks of whether the policy still solves them. A check that passes throughout
+// stops at the probe's size (an all-pass group has no signal under group-relative advantages); one that fails is
+// filled to a full group and trained on. See docs/decisions/2026-12-03-replay-checks.md.
 import { isSuccess } from '../curriculum/probe.js';
 import type { Rollout as RolloutResult } from '../rl/contract.js';
 import type { MoreRollouts } from './more-rollouts.js';

@@ -1,12 +1,6 @@
-// Where a run's training tasks come from. Frontier: TaskPilot synthesizes at
-// the knobs the difficulty controller proposes, and each new task gets an
-// admission probe of up to k rollouts that stops as soon as both outcomes
-// are seen (mixed results already prove 0 < p < 1): admitted, too easy
-// (retired to the regression set) or too hard (rejected); the outcome moves
-// the controller. Before the probe, a task the policy cannot reach
-// (reach.ts) is rejected without rollouts. Uniform and static: one fixed set made up front,
-// uniform's at uniformly random knobs, static's where the frontier starts,
-// filtered once by probes.
+// Where a run's training tasks come from. Frontier: synthesized at the controller's knobs, screened by reach, then
+// admitted, retired (too easy) or rejected by a probe whose outcome moves the controller. Uniform and static: one
+// fixed set made up front. See docs/decisions/2026-12-02-task-admission.md.
 import type { DifficultyController } from '../curriculum/controller.js';
 import { knobKey, LADDER, type Knobs } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
@@ -38,7 +32,7 @@ export interface StockDeps<D> {
   phase: (step: number, text: string) => void;
 }
 
-/** Below this screened figure a task is rejected without a probe: four rollouts at reach 0.02 find a success less than ~8% of the time. */
+/** Below this screened reach a task is rejected without a probe, which would almost never see a success. */
 export const REACH_FLOOR = 0.02;
 
 /** Knob draws per task of a fixed set before that slot is left empty. */
@@ -50,11 +44,7 @@ export class Stocker<D> {
   probeMs = 0;
   /** Restocking tries so far: each goes to the next training environment in turn. */
   private turn = 0;
-  /**
-   * Rollout groups of probes that found a task in band: rollouts of the
-   * current policy with mixed rewards, so the trainer learns from them too
-   * instead of paying for them twice.
-   */
+  /** Groups of probes that admitted a task: the current policy's mixed rewards, trained on rather than paid for twice. */
   private groups: Group<D>[] = [];
 
   constructor(private readonly d: StockDeps<D>) {}
@@ -72,11 +62,8 @@ export class Stocker<D> {
   }
 
   /**
-   * Screens and probes new tasks into the pool; null for a task the budget
-   * ran out before. Tasks are probed side by side when the budget holds all
-   * their rollouts, else one after another; either way their outcomes reach
-   * the pool and the controller in task order, so a run does not depend on
-   * which probe finished first.
+   * Screens and probes new tasks into the pool; null for a task the budget ran out before. Outcomes reach the pool
+   * and the controller in task order, so a run does not depend on which probe finished first.
    */
   async probeAll(tasks: readonly Task[], step: number): Promise<(ProbeVerdict | null)[]> {
     const { cfg } = this.d;
@@ -137,27 +124,20 @@ export class Stocker<D> {
   }
 
   /**
-   * Frontier: at least one active task whatever it takes (bounded: an
-   * untrained policy fails most tasks); beyond that, a few fresh tasks per
-   * step toward poolTarget, so probing never crowds out training.
+   * Frontier: at least one active task whatever it takes (bounded: an untrained policy fails most tasks); beyond that,
+   * a few fresh tasks per step toward poolTarget, so probing never crowds out training.
    */
   async stock(step: number, random: () => number): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
-    // A try is a pair of tasks probed with rollouts: tasks the screen turned
-    // away cost a test run, not rollouts, so they do not use up the step's
-    // tries (draws bounds the synthesis they cost instead).
+    // A try is a pair of tasks probed with rollouts; screened-out tasks cost no rollouts, so draws bounds them instead.
     let tries = 0, draws = 0;
     const wanted = () => {
       const active = pool.counts().active;
       const limit = active < 1 ? 3 * cfg.envs.length : active < cfg.poolTarget ? Math.max(2, Math.ceil(cfg.batch / 2)) : 0;
       return tries < limit && draws < 3 * limit;
     };
-    // Room for the probes of one more try (two tasks) and, once there is
-    // something to train on, for the next step's full batch: probes late in
-    // the budget would shrink the last groups for tasks that get at most
-    // their probe group's worth of training. (Probes already running may
-    // still take what is left; with nothing to train on, they go down to the
-    // last rollout.)
+    // Room for one more try's probes and, once there is something to train on, the next step's full batch:
+    // probes late in the budget would shrink the last training groups.
     const room = () => this.d.budgetLeft() >= (pool.counts().active < 1 ? 1 : 2 * cfg.probe + cfg.batch * cfg.group);
     while (wanted() && room()) {
       draws++;
@@ -181,14 +161,8 @@ export class Stocker<D> {
   }
 
   /**
-   * Uniform and static: the fixed task set, made once. Uniform: initialTasks
-   * per environment at uniformly random knobs. Static: twice as many
-   * candidates drawn where the frontier starts (the controller's proposals
-   * before any evidence; drawn before any probe, so the draw does not adapt),
-   * filtered once by admission probes against the initial policy: only the
-   * tasks it solves sometimes are kept. (Filtering uniform's set instead kept
-   * 0 or 1 task: most random knobs give several bugs the untrained policy
-   * never fixes.)
+   * The fixed task set of uniform (initialTasks per environment at random knobs) and static (twice as many where the
+   * frontier starts, drawn before any probe, kept if the initial policy solves them sometimes).
    */
   async fixedSet(): Promise<string[]> {
     const { cfg, supply, used } = this.d;

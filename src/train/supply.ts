@@ -1,8 +1,5 @@
-// The task supply: validated tasks for an environment at a knob setting,
-// taken from a bank directory when it already holds unused ones and
-// synthesized with TaskPilot otherwise. The bank is plain task directories,
-// so a crash loses no validated task, and several runs (a benchmark's seeds
-// and curricula) can share one bank: what one synthesized, others reuse.
+// Validated tasks for an environment at a knob setting: from the bank directory when it holds unused ones, else
+// synthesized. The bank is plain task directories, so a crash loses none and several runs can share and reuse it.
 import { existsSync } from 'node:fs';
 import type { LoadedEnv } from '../env/load.js';
 import type { Runtime } from '../runtime/types.js';
@@ -100,9 +97,7 @@ export class TaskSupply {
         operators: [knobs.family], hint: knobs.hint, visibility: knobs.visibility,
         outDir: this.opts.bankDir, dataDir: this.opts.dataDir, runtime: this.opts.runtime,
         validators: this.validators, referenceRuns: 2, candidateRuns: 2,
-        // Bugs the bank already holds (read back after a crash, or made by
-        // another run sharing it) are duplicates: re-validating one would
-        // rewrite its task directory under the same id at other knobs.
+        // Bugs the bank already holds are duplicates: re-validating one would rewrite its directory at other knobs.
         knownBugKeys: (name) => [...this.bank.values()].filter((t) => t.env.name === name).map((t) => patchKey(t.bugPatch)),
       });
       this.yield.candidates += Object.values(stats.byStrategy).reduce((a, c) => a + (c.candidates ?? 0), 0);
