@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fromRecord, type ForeignContext } from '../task/formats.js';
 import { readTasks } from '../task/io.js';
 import type { Task } from '../task/task.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 
 export type JsonlFormat = 'swebench' | 'swesmith';
 
@@ -30,13 +31,14 @@ async function fromJsonl(file: string, opts: TaskSourceOptions): Promise<Task[]>
   const lines = readFileSync(file, 'utf8').split('\n');
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
-    let rec: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      rec = JSON.parse(line) as Record<string, unknown>;
+      parsed = JSON.parse(line);
     } catch (err) {
-      throw new UserError(`${file}:${i + 1} is not JSON: ${(err as Error).message}`, 'one SWE-bench or SWE-smith record per line');
+      throw new UserError(`${file}:${i + 1} is not JSON: ${errorMessage(err)}`, 'one SWE-bench or SWE-smith record per line');
     }
-    if (typeof rec !== 'object' || rec === null || !rec.instance_id) throw new UserError(`${file}:${i + 1} is not a task record (no instance_id)`);
+    if (!isRecord(parsed) || !parsed.instance_id) throw new UserError(`${file}:${i + 1} is not a task record (no instance_id)`);
+    const rec = parsed;
     const format = (opts.format as JsonlFormat | undefined) ?? detectFormat(rec);
     if (!rec.frognano && !foreign.has(format)) {
       if (!opts.foreign) throw new UserError(`${file}:${i + 1} (${String(rec.instance_id)}) comes from another tool and needs its environment`, 'pass --env NAME, a registered environment holding that repository');
@@ -45,7 +47,7 @@ async function fromJsonl(file: string, opts: TaskSourceOptions): Promise<Task[]>
     try {
       tasks.push(await fromRecord(format, rec, foreign.get(format)));
     } catch (err) {
-      throw new UserError(`${file}:${i + 1}: ${(err as Error).message}`);
+      throw new UserError(`${file}:${i + 1}: ${errorMessage(err)}`);
     }
   }
   return tasks;
@@ -58,7 +60,7 @@ export async function loadEvalTasks(source: string, opts: TaskSourceOptions = {}
     try {
       tasks = readTasks(source);
     } catch (err) {
-      throw new UserError((err as Error).message, 'fix or remove that task directory');
+      throw new UserError(errorMessage(err), 'fix or remove that task directory');
     }
   } else {
     tasks = await fromJsonl(source, opts);

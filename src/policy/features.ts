@@ -61,7 +61,7 @@ export const FEATURE_VERSION = 4;
 /** The prior as a weight vector. */
 export function priorWeights(): Float64Array {
   const w = new Float64Array(FEATURE_DIM);
-  for (const [name, v] of Object.entries(PRIOR)) w[slotOf(name as DenseFeature)] = v;
+  for (const name of DENSE_FEATURES) w[slotOf(name)] = PRIOR[name] ?? 0;
   return w;
 }
 

@@ -2,6 +2,7 @@
 // EmbeddedAgents over one LinearPolicy, its update is the policy gradient of
 // update.ts, its state the weights and optimizer, saved whole with the run.
 import { join } from 'node:path';
+import { isRecord } from '../util/guards.js';
 import type { AdvantageEstimator, FigureContext, Learner, Policy, PolicyFigures, ScoredGroup, UpdateResult } from '../rl/contract.js';
 import { EmbeddedAgent } from './agent.js';
 import type { EmbeddedTurn } from './decisions.js';
@@ -68,7 +69,7 @@ export class EmbeddedLearner implements Learner<EmbeddedTurn> {
   }
 
   restore(state: unknown): void {
-    if (!isLearnerState(state)) throw new Error('not the state of an embedded-policy learner');
+    if (!isRecord(state) || typeof state.version !== 'number') throw new Error('not the state of an embedded-policy learner');
     this.weights = LinearPolicy.fromJSON(state.policy); // throws, naming the mismatch, for another feature version
     this.version = state.version;
   }
@@ -81,9 +82,4 @@ export class EmbeddedLearner implements Learner<EmbeddedTurn> {
   figures(ctx: FigureContext): PolicyFigures<EmbeddedTurn> {
     return embeddedFigures(this.weights, this.opts.track, ctx);
   }
-}
-
-function isLearnerState(x: unknown): x is EmbeddedLearnerState {
-  if (typeof x !== 'object' || x === null || !('version' in x) || !('policy' in x)) return false;
-  return typeof x.version === 'number' && typeof x.policy === 'object' && x.policy !== null;
 }

@@ -1,6 +1,7 @@
 // The embedded policy's parameters: a log-linear model over candidate repairs, π(a) ∝ exp(w·φ(a) / T), with exact
 // log-probabilities, the score-function gradient (φ(a) − E_π[φ]) / T, Adam-style updates and small JSON checkpoints.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isRecord } from '../util/guards.js';
 import { FEATURE_DIM, FEATURE_VERSION, priorWeights, type Sparse } from './features.js';
 
 /** One choice the policy made: every candidate's features and the one taken. */
@@ -101,10 +102,9 @@ export class LinearPolicy {
     return { schema: 'frognano.embedded-policy/v1', featureVersion: FEATURE_VERSION, step: this.step, weights: [...this.w], adam: { m: [...this.m], v: [...this.v], t: this.t } };
   }
 
-  static fromJSON(c: PolicyCheckpoint): LinearPolicy {
-    if (c.schema !== 'frognano.embedded-policy/v1' || c.weights.length !== FEATURE_DIM || c.featureVersion !== FEATURE_VERSION) {
-      throw new Error(`not a checkpoint of this embedded policy version (schema ${c.schema}, ${c.weights?.length} weights, feature version ${c.featureVersion}; expected ${FEATURE_DIM} weights, version ${FEATURE_VERSION})`);
-    }
+  /** A checkpoint's policy; throws, naming what it holds and what this version expects, for any other data. */
+  static fromJSON(data: unknown): LinearPolicy {
+    const c = asCheckpoint(data);
     const p = new LinearPolicy();
     p.w.set(c.weights);
     p.m.set(c.adam.m);
@@ -124,6 +124,24 @@ export class LinearPolicy {
   }
 
   static load(path: string): LinearPolicy {
-    return LinearPolicy.fromJSON(JSON.parse(readFileSync(path, 'utf8')) as PolicyCheckpoint);
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return LinearPolicy.fromJSON(data);
   }
+}
+
+const isNumbers = (v: unknown, n?: number): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number') && (n === undefined || v.length === n);
+
+/** The data as a checkpoint of this feature version, or an error saying what it is instead. */
+function asCheckpoint(x: unknown): PolicyCheckpoint {
+  const d = isRecord(x) ? x : {};
+  const adam = isRecord(d.adam) ? d.adam : {};
+  if (d.schema === 'frognano.embedded-policy/v1' && d.featureVersion === FEATURE_VERSION && typeof d.step === 'number' && isNumbers(d.weights, FEATURE_DIM)
+    && isNumbers(adam.m, FEATURE_DIM) && isNumbers(adam.v, FEATURE_DIM) && typeof adam.t === 'number') {
+    return { schema: d.schema, featureVersion: d.featureVersion, step: d.step, weights: d.weights, adam: { m: adam.m, v: adam.v, t: adam.t } };
+  }
+  const weights = Array.isArray(d.weights) ? d.weights.length : 'no';
+  throw new Error(
+    `not a checkpoint of this embedded policy version (schema ${String(d.schema)}, ${weights} weights, feature version ${String(d.featureVersion)}; `
+    + `expected ${FEATURE_DIM} weights, version ${FEATURE_VERSION}): train it again with this version`,
+  );
 }

@@ -18,6 +18,7 @@ import { ChangeRefused } from '../workspace/scan.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Actor, Rollout, Turn } from './contract.js';
+import { errorMessage } from '../util/errors.js';
 import type { TestRunCache } from './test-cache.js';
 
 export interface RolloutContext {
@@ -87,7 +88,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   try {
     ({ change, stopReason, steps, turns } = await work(task, actor, ctx));
   } catch (err) {
-    return { ...base, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: (err as Error).message };
+    return { ...base, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) };
   }
   const trajectory = { turns, stopReason };
   const v0 = performance.now();
@@ -100,7 +101,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
       report = await verify(task, change, ctx);
     } catch (err) {
       const failed: Rollout<D> = { ...base, trajectory: { turns, stopReason: 'infra-error' }, reward: null, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0 };
-      return { ...failed, reason: (err as Error).message };
+      return { ...failed, reason: errorMessage(err) };
     }
     if (report.reward !== null) ctx.verdicts?.set(key, report);
   }
@@ -128,7 +129,7 @@ export async function rolloutWithRetry<D>(
     } catch (err) {
       res = {
         taskId: task.id, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, policyVersion: version, steps: 0,
-        ms: performance.now() - t0, verifyMs: 0, cached: false, reason: `model: ${(err as Error).message}`,
+        ms: performance.now() - t0, verifyMs: 0, cached: false, reason: `model: ${errorMessage(err)}`,
       };
       continue;
     }

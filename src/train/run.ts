@@ -15,7 +15,7 @@ import { TestRunCache } from '../rl/test-cache.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
 import type { Task } from '../task/task.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import { deriveSeed } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import type { TrainConfig } from './config.js';
@@ -113,7 +113,7 @@ export class TrainRun<D> {
     try {
       this.learner.restore(saved.learner.state);
     } catch (err) {
-      throw new UserError(`run "${this.deps.runName}" cannot resume: ${(err as Error).message}`, fix);
+      throw new UserError(`run "${this.deps.runName}" cannot resume: ${errorMessage(err)}`, fix);
     }
   }
 

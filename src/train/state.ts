@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import type { ControllerJSON } from '../curriculum/controller.js';
 import type { PoolJSON } from '../curriculum/pool.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isRecord, isStringArray } from '../util/guards.js';
 import type { TrainConfig } from './config.js';
 
 export const STATE_SCHEMA = 'frognano.train-state/v2';
@@ -73,20 +74,26 @@ export function loadState(runDir: string): RunState | null {
   try {
     state = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new UserError(`the run state ${path} cannot be read: ${(err as Error).message}`, fix);
+    throw new UserError(`the run state ${path} cannot be read: ${errorMessage(err)}`, fix);
   }
-  const schema = typeof state === 'object' && state !== null && 'schema' in state ? state.schema : null;
-  if (schema === STATE_V1 && isObject(state) && 'policy' in state) {
-    // v1: the embedded policy's checkpoint, one update per finished step.
-    const { policy, ...rest } = state;
-    return { ...(rest as Omit<RunState, 'schema' | 'learner'>), schema: STATE_SCHEMA, learner: { kind: 'embedded-policy', state: { version: Number(rest.step) || 0, policy } } };
+  const data = isRecord(state) ? state : {};
+  const schema = data.schema ?? null;
+  if (schema === STATE_V1 && 'policy' in data) {
+    // v1 held the embedded policy's checkpoint: it becomes that learner's state, one update per finished step.
+    const { policy, ...rest } = data;
+    const migrated = { ...rest, schema: STATE_SCHEMA, learner: { kind: 'embedded-policy', state: { version: typeof rest.step === 'number' ? rest.step : 0, policy } } };
+    if (isRunState(migrated)) return migrated;
   }
-  if (schema !== STATE_SCHEMA || !isObject(state)) {
+  if (schema !== STATE_SCHEMA && schema !== STATE_V1) {
     throw new UserError(`the run state ${path} was saved in another format (${JSON.stringify(schema)}; this version reads ${STATE_SCHEMA} and ${STATE_V1})`, fix);
   }
-  return state as unknown as RunState;
+  if (!isRunState(state)) throw new UserError(`the run state ${path} is incomplete or damaged`, fix);
+  return state;
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
+/** The fields a resumed run reads before anything else checks them (the learner checks its own state, the pool and controller theirs). */
+function isRunState(x: unknown): x is RunState {
+  if (!isRecord(x) || x.schema !== STATE_SCHEMA || !isRecord(x.config) || !isRecord(x.learner) || typeof x.learner.kind !== 'string') return false;
+  const counts = ['step', 'rolloutsUsed', 'elapsedMs'].every((k) => typeof x[k] === 'number');
+  return counts && isRecord(x.pool) && isRecord(x.controller) && isStringArray(x.used) && isStringArray(x.evalIds) && Array.isArray(x.heldOut) && isRecord(x.groups);
 }

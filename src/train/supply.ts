@@ -9,6 +9,7 @@ import { synthesize } from '../taskpilot/synth.js';
 import { patchKey, type EnvValidator } from '../taskpilot/validate.js';
 import { deriveSeed } from '../util/rng.js';
 import { knobKey, OPERATOR_FAMILIES, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
+import { isOneOf } from '../util/guards.js';
 import { familiesFor } from '../taskpilot/procedural/index.js';
 import type { SyntaxLanguage } from '../util/syntax.js';
 
@@ -37,7 +38,8 @@ export function applicableFamilies(language: SyntaxLanguage, allowed?: readonly 
 
 /** The knob setting a task was made at (its first operator family stands for the family knob). */
 export function taskKnobs(t: Task): Knobs {
-  const family = (t.knobs.families[0] ?? 'operations') as Knobs['family'];
+  const first = t.knobs.families[0];
+  const family = isOneOf(OPERATOR_FAMILIES, first) ? first : 'operations';
   return { bugs: Math.min(4, t.knobs.bugs), hint: t.knobs.hint, visibility: t.knobs.visibility, family };
 }
 
