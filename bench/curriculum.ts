@@ -16,12 +16,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { starterEnvs } from '../src/env/load.js';
 import { selectRuntime } from '../src/runtime/select.js';
-import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, TRACKED_TASKS, type TrackedTasks, type TrainConfig } from '../src/train/config.js';
+import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, TRACKED_TASKS, type TrainConfig } from '../src/train/config.js';
 import { TestRunCache } from '../src/rl/test-cache.js';
 import { train } from '../src/train/trainer.js';
 import type { HeldOutPoint } from '../src/train/state.js';
 import { linePlot, type Series } from '../src/util/svg-plot.js';
 import { heldOutRate } from '../src/cli/train-report.js';
+import { isOneOf, isRecord } from '../src/util/guards.js';
 import { table } from '../src/util/table.js';
 import type { VerifierReport } from '../src/verifier/verify.js';
 
@@ -43,13 +44,15 @@ const { values } = parseArgs({
     'report-only': { type: 'boolean', default: false },
   },
 });
-if (!TRACKED_TASKS.includes(values.track as TrackedTasks)) throw new Error(`--track must be one of ${TRACKED_TASKS.join(', ')}`);
+const track = values.track;
+if (!isOneOf(TRACKED_TASKS, track)) throw new Error(`--track must be one of ${TRACKED_TASKS.join(', ')}`);
 const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => i + 1);
-const curricula = values.curricula!.split(',') as CurriculumName[];
+const curricula = values.curricula!.split(',');
+if (!curricula.every((c) => isOneOf(CURRICULA, c))) throw new Error(`--curricula takes some of ${CURRICULA.join(', ')}`);
 const base: TrainConfig = {
   ...TRAIN_DEFAULTS,
   envs: values.envs!.split(','), heldOut: values['held-out']!.split(','),
-  track: values.track as TrackedTasks, extend: Number(values.extend),
+  track, extend: Number(values.extend),
   budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: Number(values['eval-tasks']), initialTasks: 4,
 };
 
@@ -62,7 +65,19 @@ mkdirSync(values.out!, { recursive: true });
 
 /** groups / heldChecks: training groups and replay checks that held (absent in results from before replay checks). */
 interface RunResult { curriculum: CurriculumName; seed: number; heldOut: HeldOutPoint[]; nonDegenerate: number; groups?: number; heldChecks?: number; rollouts: number; minutes: number }
-const results: RunResult[] = values['report-only'] ? (JSON.parse(readFileSync(join(values.out!, 'curriculum.json'), 'utf8')) as RunResult[]) : [];
+const optional = (v: unknown, type: 'number' | 'object') => v === undefined || typeof v === type;
+const isHeldOutPoint = (v: unknown): v is HeldOutPoint =>
+  isRecord(v) && ['step', 'rollouts', 'solveRate'].every((k) => typeof v[k] === 'number') && ['solved', 'attempts', 'reach'].every((k) => optional(v[k], 'number')) && optional(v.reachByTask, 'object');
+const isRunResult = (v: unknown): v is RunResult =>
+  isRecord(v) && isOneOf(CURRICULA, v.curriculum) && ['seed', 'nonDegenerate', 'rollouts', 'minutes'].every((k) => typeof v[k] === 'number') &&
+  ['groups', 'heldChecks'].every((k) => optional(v[k], 'number')) && Array.isArray(v.heldOut) && v.heldOut.every(isHeldOutPoint);
+/** An earlier run's results (--report-only), checked: the file may be from an older version of this script. */
+function readResults(path: string): RunResult[] {
+  const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(data) || !data.every(isRunResult)) throw new Error(`${path} is not a list of curriculum results`);
+  return data;
+}
+const results: RunResult[] = values['report-only'] ? readResults(join(values.out!, 'curriculum.json')) : [];
 for (const seed of values['report-only'] ? [] : seeds) {
   for (const curriculum of curricula) {
     const runDir = join(dataDir, 'runs', `${curriculum}-${seed}`);

@@ -18,11 +18,12 @@ import { parseArgs } from 'node:util';
 import { DENSE_FEATURES } from '../src/policy/features.js';
 import type { Decision } from '../src/policy/linear.js';
 import { LinearPolicy } from '../src/policy/linear.js';
-import { estimator, scoreGroup, type AdvantageMethod } from '../src/rl/advantages.js';
+import { ADVANTAGE_METHODS, estimator, scoreGroup } from '../src/rl/advantages.js';
 import type { Rollout } from '../src/rl/contract.js';
 import { trajectoryOf, type EmbeddedTurn } from '../src/policy/decisions.js';
-import { learnableSlots, TRAIN_DEFAULTS as D, type LearnedWeights } from '../src/train/config.js';
-import { updatePolicy, type CreditMethod } from '../src/policy/update.js';
+import { LEARNED_WEIGHTS, learnableSlots, TRAIN_DEFAULTS as D } from '../src/train/config.js';
+import { CREDIT_METHODS, updatePolicy } from '../src/policy/update.js';
+import { isOneOf } from '../src/util/guards.js';
 import { rng } from '../src/util/rng.js';
 import { hitK, loadExamples, mean, splitExamples, type Example } from './reach-examples.js';
 
@@ -36,6 +37,10 @@ const { values } = parseArgs({
   },
 });
 if (!values.tasks || !values.trajectories) throw new Error('pass --tasks DIR and --trajectories DIR (see the header of this file)');
+const { advantage, credit, learn } = values;
+if (!isOneOf(ADVANTAGE_METHODS, advantage)) throw new Error(`--advantage: one of ${ADVANTAGE_METHODS.join(', ')}`);
+if (!isOneOf(CREDIT_METHODS, credit)) throw new Error(`--credit: one of ${CREDIT_METHODS.join(', ')}`);
+if (!isOneOf(LEARNED_WEIGHTS, learn)) throw new Error(`--learn: one of ${LEARNED_WEIGHTS.join(', ')}`);
 const K = Number(values.attempts), B = Number(values.batch), G = Number(values.group), STEPS = Number(values.steps);
 
 const { examples } = await loadExamples(values.tasks, values.trajectories, new LinearPolicy(), values.drop!.split(',').filter(Boolean));
@@ -79,8 +84,8 @@ for (let seed = 1; seed <= Number(values.seeds); seed++) {
     const stepGroups = picked.map((e) => Array.from({ length: G }, () => rollout(p, e, random)));
     for (const g of stepGroups) { groups++; if (new Set(g.map((r) => r.reward)).size > 1) nonDegenerate++; }
     rollouts += B * G;
-    const est = estimator(values.advantage as AdvantageMethod);
-    updatePolicy(p, stepGroups.map((g) => scoreGroup(g, est)), est, Number(values.lr), values.credit as CreditMethod, Number(values.epochs), learnableSlots(values.learn as LearnedWeights));
+    const est = estimator(advantage);
+    updatePolicy(p, stepGroups.map((g) => scoreGroup(g, est)), est, Number(values.lr), credit, Number(values.epochs), learnableSlots(learn));
   }
   if (seed === 1) console.log(DENSE_FEATURES.map((n, i) => `${n} ${p.w[i]!.toFixed(2)}`).join('  '));
   const evalRandom = rng(100 + seed);

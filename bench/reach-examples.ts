@@ -6,7 +6,9 @@
 import { taskKnobs } from '../src/train/supply.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isChatMessage } from '../src/model/openai.js';
 import type { ChatMessage } from '../src/model/types.js';
+import { isRecord } from '../src/util/guards.js';
 import { EmbeddedAgent } from '../src/policy/agent.js';
 import { HASH_BASE, type Sparse } from '../src/policy/features.js';
 import type { LinearPolicy } from '../src/policy/linear.js';
@@ -33,8 +35,13 @@ export async function loadExamples(tasksDir: string, trajDir: string, policy: Li
     const file = join(trajDir, id, 'attempt-0.jsonl');
     if (!existsSync(file)) continue;
     const task = readTask(join(tasksDir, id));
-    const recorded = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: ChatMessage })
-      .filter((e) => e.type === 'message').map((e) => e.message!);
+    const recorded: ChatMessage[] = [];
+    for (const line of readFileSync(file, 'utf8').trim().split('\n')) {
+      const e: unknown = JSON.parse(line);
+      if (!isRecord(e) || e.type !== 'message') continue;
+      if (!isChatMessage(e.message)) throw new Error(`${file}: a message line holds no chat message`);
+      recorded.push(e.message);
+    }
     // Replay: the agent asks for the same reads, so the recorded observations answer them.
     const agent = new EmbeddedAgent(policy, { seed: 1, openingOnly: true });
     const messages = recorded.slice(0, 2);
@@ -42,7 +49,8 @@ export async function loadExamples(tasksDir: string, trajDir: string, policy: Li
       const turn = await agent.turn({ messages });
       const call = turn.message.tool_calls?.[0];
       if (!call) break;
-      const asked = (recorded[i]?.tool_calls as { function: unknown }[] | undefined)?.[0]?.function;
+      const first: unknown = recorded[i]?.tool_calls?.[0];
+      const asked = isRecord(first) ? first.function : undefined;
       if (JSON.stringify(asked) !== JSON.stringify(call.function)) break;
       messages.push(turn.message, recorded[i + 1]!);
     }

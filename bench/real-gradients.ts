@@ -23,6 +23,7 @@ import type { ScoredGroup } from '../src/rl/contract.js';
 import { TRAIN_DEFAULTS } from '../src/train/config.js';
 import { train } from '../src/train/trainer.js';
 import { CREDIT_METHODS, decisionScales, type CreditMethod } from '../src/policy/update.js';
+import { isOneOf } from '../src/util/guards.js';
 import { table } from '../src/util/table.js';
 import { heldOutRate } from '../src/cli/train-report.js';
 
@@ -34,8 +35,11 @@ const { values } = parseArgs({
   },
 });
 const out = values.out!;
-const credit = values.credit as CreditMethod;
-if (!CREDIT_METHODS.includes(credit)) throw new Error(`--credit: one of ${CREDIT_METHODS.join(', ')}`);
+function creditFlag(value: string | undefined): CreditMethod {
+  if (!isOneOf(CREDIT_METHODS, value)) throw new Error(`--credit: one of ${CREDIT_METHODS.join(', ')}`);
+  return value;
+}
+const credit = creditFlag(values.credit);
 mkdirSync(out, { recursive: true });
 const runDir = resolve(values['run-dir']!);
 rmSync(runDir, { recursive: true, force: true });

@@ -5,6 +5,8 @@ import type { ModelTurn, ToolCall } from '../model/types.js';
 import type { Tool, ToolContext } from './tools/index.js';
 import { toolName } from './tools/index.js';
 import { truncateMiddle } from './tools/truncate.js';
+import { errorMessage } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 
 export interface Action {
   /** The tool call id (native protocol). */
@@ -32,12 +34,10 @@ export function parseNativeCall(call: ToolCall, tools: readonly Tool[]): Action 
   try {
     args = raw.trim() === '' ? {} : JSON.parse(raw);
   } catch (err) {
-    return { ...base, error: formatErrorText(name, `they are not valid JSON (${(err as Error).message})`) };
+    return { ...base, error: formatErrorText(name, `they are not valid JSON (${errorMessage(err)})`) };
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { ...base, error: formatErrorText(name, 'they are not a JSON object') };
-  }
-  return { ...base, args: args as Record<string, unknown> };
+  if (!isRecord(args)) return { ...base, error: formatErrorText(name, 'they are not a JSON object') };
+  return { ...base, args };
 }
 
 function formatErrorText(name: string, why: string): string {
@@ -58,6 +58,6 @@ export async function runAction(tools: readonly Tool[], action: Action, ctx: Too
     return { output: truncateMiddle(res.output, maxChars), isError: Boolean(res.isError) };
   } catch (err) {
     // Tools are meant to answer errors as results; this catches the ones that do not.
-    return { output: truncateMiddle(`Error: ${action.name} failed: ${(err as Error).message}`, maxChars), isError: true };
+    return { output: truncateMiddle(`Error: ${action.name} failed: ${errorMessage(err)}`, maxChars), isError: true };
   }
 }

@@ -6,6 +6,8 @@
 // ends the episode; no action otherwise, or several, is a format error.
 import type { Tool, ToolsetName } from './tools/index.js';
 import { toolName } from './tools/index.js';
+import { errorMessage } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 
 export const SUBMIT_MARKER = 'FROGNANO_SUBMIT';
 
@@ -43,14 +45,14 @@ function parseToolCall(body: string, toolset: ToolsetName, names: string[]): Tex
   try {
     call = JSON.parse(body.trim());
   } catch (err) {
-    return formatError(toolset, `the <tool_call> block is not valid JSON (${(err as Error).message}).`);
+    return formatError(toolset, `the <tool_call> block is not valid JSON (${errorMessage(err)}).`);
   }
-  const c = call as { name?: unknown; arguments?: unknown };
-  if (typeof call !== 'object' || call === null || typeof c.name !== 'string') {
+  if (!isRecord(call) || typeof call.name !== 'string') {
     return formatError(toolset, 'the <tool_call> block must be a JSON object with "name" and "arguments".');
   }
-  if (!names.includes(c.name)) return formatError(toolset, `unknown tool "${c.name}"; the tools are ${names.join(', ')}.`);
-  let args = c.arguments ?? {};
+  const name = call.name;
+  if (!names.includes(name)) return formatError(toolset, `unknown tool "${name}"; the tools are ${names.join(', ')}.`);
+  let args = call.arguments ?? {};
   if (typeof args === 'string') {
     try {
       args = JSON.parse(args); // some models encode the arguments object twice
@@ -58,10 +60,8 @@ function parseToolCall(body: string, toolset: ToolsetName, names: string[]): Tex
       /* reported below */
     }
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return formatError(toolset, '"arguments" must be a JSON object.');
-  }
-  return { kind: 'action', action: { name: c.name, arguments: args as Record<string, unknown> } };
+  if (!isRecord(args)) return formatError(toolset, '"arguments" must be a JSON object.');
+  return { kind: 'action', action: { name, arguments: args } };
 }
 
 /** Parses one reply of a text-protocol model. */

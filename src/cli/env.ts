@@ -1,15 +1,16 @@
 // `frognano env list | add | check`.
-import { checkEnvironment, type CheckResult } from '../env/check.js';
 import { addEnvironment, allEnvironments, findEnvironment } from '../env/registry.js';
-import { LANGUAGES, REPORT_FORMATS, type Language, type ReportFormat } from '../env/spec.js';
+import { LANGUAGES, REPORT_FORMATS } from '../env/spec.js';
+import { checkEnvironment, type CheckResult } from '../grading/env-check.js';
 import { selectRuntime } from '../runtime/select.js';
-import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { UserError } from '../util/errors.js';
+import { isOneOf } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
+import { stringFlag } from './flags.js';
 
 export const ENV_HELP = `Usage:
   frognano env list [--json]
@@ -24,7 +25,7 @@ env check   build the dependency layer, run the reference suite twice in the san
 
 export async function envCommand(ctx: CliContext): Promise<number> {
   const [sub, ...rest] = ctx.positionals;
-  const store = new Store(dataDir(ctx.flags['data-dir'] as string | undefined));
+  const store = new Store(dataDir(stringFlag(ctx.flags, 'data-dir')));
   try {
     switch (sub) {
       case 'list':
@@ -59,16 +60,20 @@ function list(ctx: CliContext, store: Store): number {
 async function add(ctx: CliContext, store: Store, rest: string[]): Promise<number> {
   const target = rest[0];
   if (!target) throw new UserError('env add needs a repository', 'pass a directory or a git URL: frognano env add ./my-repo');
-  const f = ctx.flags;
-  if (f.language && !LANGUAGES.includes(f.language as Language)) throw new UserError(`unknown language "${f.language}"`, `use ${LANGUAGES.join(', ')}`);
-  if (f.report && !REPORT_FORMATS.includes(f.report as ReportFormat)) throw new UserError(`unknown report format "${f.report}"`, `use ${REPORT_FORMATS.join(', ')}`);
+  const flag = (name: string) => stringFlag(ctx.flags, name);
+  const [name, testCommand, testPaths, ref] = [flag('name'), flag('test-command'), flag('test-paths'), flag('ref')];
+  // An empty value counts as not given.
+  const language = flag('language') || undefined;
+  const report = flag('report') || undefined;
+  if (language !== undefined && !isOneOf(LANGUAGES, language)) throw new UserError(`unknown language "${language}"`, `use ${LANGUAGES.join(', ')}`);
+  if (report !== undefined && !isOneOf(REPORT_FORMATS, report)) throw new UserError(`unknown report format "${report}"`, `use ${REPORT_FORMATS.join(', ')}`);
   const spec = await addEnvironment(store, target, {
-    ...(f.name ? { name: f.name as string } : {}),
-    ...(f.language ? { language: f.language as Language } : {}),
-    ...(f['test-command'] ? { testCommand: f['test-command'] as string } : {}),
-    ...(f.report ? { report: f.report as ReportFormat } : {}),
-    ...(f['test-paths'] ? { testPaths: (f['test-paths'] as string).split(',') } : {}),
-    ...(f.ref ? { ref: f.ref as string } : {}),
+    ...(name ? { name } : {}),
+    ...(language ? { language } : {}),
+    ...(testCommand ? { testCommand } : {}),
+    ...(report ? { report } : {}),
+    ...(testPaths ? { testPaths: testPaths.split(',') } : {}),
+    ...(ref ? { ref } : {}),
   });
   ctx.out(JSON.stringify(spec, null, 2));
   ctx.out(`\nregistered "${spec.name}". Next: frognano env check ${spec.name}`);
@@ -108,9 +113,10 @@ async function check(ctx: CliContext, store: Store, names: string[]): Promise<nu
   const all = allEnvironments(store);
   const targets = ctx.flags.all ? all : names.map((n) => findEnvironment(store, n));
   if (targets.length === 0) throw new UserError('env check needs environment names or --all', 'e.g. frognano env check --all');
+  const image = stringFlag(ctx.flags, 'image');
   const runtime = selectRuntime({
-    name: (ctx.flags.runtime as RuntimeName | undefined) ?? 'auto',
-    ...(ctx.flags.image ? { image: ctx.flags.image as string } : {}),
+    name: stringFlag(ctx.flags, 'runtime') ?? 'auto',
+    ...(image ? { image } : {}),
     warn: ctx.err,
   });
   const progress = new Progress(Boolean(ctx.flags.json));
@@ -119,7 +125,7 @@ async function check(ctx: CliContext, store: Store, names: string[]): Promise<nu
     const prefix = `[${i + 1}/${targets.length}]`;
     progress.update(`${prefix} ${env.spec.name}: starting`);
     const result = await checkEnvironment(env, {
-      dataDir: dataDir(ctx.flags['data-dir'] as string | undefined),
+      dataDir: dataDir(stringFlag(ctx.flags, 'data-dir')),
       runtime,
       onProgress: (m) => progress.update(`${prefix} ${m}`),
     });

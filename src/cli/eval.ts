@@ -10,7 +10,6 @@ import { buildReport } from '../eval/report.js';
 import { runEval } from '../eval/run.js';
 import { loadEvalTasks } from '../eval/tasks.js';
 import { selectRuntime } from '../runtime/select.js';
-import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch } from '../taskpilot/revalidate.js';
@@ -18,7 +17,7 @@ import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import type { CliContext } from './context.js';
-import { intFlag } from './flags.js';
+import { intFlag, stringFlag } from './flags.js';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import { modelFactory, MODELS_HELP } from './models.js';
 
@@ -58,21 +57,24 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
   const workers = intFlag(f.workers, '--workers', 2, 1);
   const seed = intFlag(f.seed, '--seed', 0, 0);
-  const dir = dataDir(f['data-dir'] as string | undefined);
-  const source = resolve((f.tasks as string | undefined) ?? join(dir, 'tasks'));
+  const dir = dataDir(stringFlag(f, 'data-dir'));
+  const source = resolve(stringFlag(f, 'tasks') ?? join(dir, 'tasks'));
   const models = await modelFactory(f);
   const store = new Store(dir);
   const progress = new Progress(Boolean(f.json));
   try {
-    const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', ...(f.image ? { image: f.image as string } : {}), warn: ctx.err });
-    const format = f.format as string | undefined;
+    const image = stringFlag(f, 'image');
+    const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', ...(image ? { image } : {}), warn: ctx.err });
+    const format = stringFlag(f, 'format');
+    const foreignEnv = stringFlag(f, 'env');
+    const trajectories = stringFlag(f, 'trajectories');
     const tasks = await loadEvalTasks(source, {
       ...(format ? { format } : {}),
-      ...(f.env
+      ...(foreignEnv
         ? {
             // SWE-bench records carry the fix (the bug is its reverse), SWE-smith records the bug.
             foreign: async (kind) => {
-              const env = findEnvironment(store, f.env as string);
+              const env = findEnvironment(store, foreignEnv);
               const built = await buildEnvironment(env, { dataDir: dir, runtime });
               return { env: { name: env.spec.name, hash: built.hash, spec: env.spec }, reverse: (p: string) => reversePatch(built.snapshot, p, kind === 'swebench' ? 'fix' : 'bug') };
             },
@@ -93,7 +95,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const t0 = performance.now();
     const results = await runEval({
       tasks, built, models, attempts, seed, workers, runtime, dataDir: dir,
-      ...(f.trajectories ? { trajectoriesDir: resolve(f.trajectories as string) } : {}),
+      ...(trajectories ? { trajectoriesDir: resolve(trajectories) } : {}),
       maxSteps: intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1),
       onProgress: (p) => {
         const width = 30;
@@ -108,7 +110,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       model: models.name, scripted: models.scripted, tasksSource: source, k, attemptsPerTask: attempts, seed, workers,
       runtime: runtime.name, startedAt, totalMs: Math.round(performance.now() - t0),
     });
-    const out = resolve((f.out as string | undefined) ?? join(dir, 'evals', `${slug(models.name)}-seed${seed}.json`));
+    const out = resolve(stringFlag(f, 'out') ?? join(dir, 'evals', `${slug(models.name)}-seed${seed}.json`));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     if (f.json) ctx.out(JSON.stringify(report, null, 2));

@@ -16,3 +16,10 @@ export function numberFlag(value: unknown, flag: string, fallback: number, min =
   if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number >= ${min}, got "${String(value)}"`);
   return n;
 }
+
+/** A string option's value; parseCommandLine has already refused one given without a value. */
+export function stringFlag(flags: Record<string, string | boolean | undefined>, name: string): string | undefined {
+  const value = flags[name];
+  if (typeof value === 'boolean') throw new Error(`--${name} was parsed as a boolean, but it takes a value`);
+  return value;
+}

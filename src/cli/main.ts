@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpecError } from '../env/spec.js';
 import { UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 import { packageRoot } from '../util/paths.js';
 import type { CliContext } from './context.js';
 import { ENV_HELP, envCommand } from './env.js';
@@ -49,7 +50,8 @@ function usageError(command: string | undefined, err: UserError, sub?: string): 
 }
 
 function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const pkg: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
+  return isRecord(pkg) && typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
 export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {

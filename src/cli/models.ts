@@ -15,7 +15,9 @@ import type { Model } from '../model/types.js';
 import { EmbeddedAgent } from '../policy/agent.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Task } from '../task/task.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
+import { stringFlag } from './flags.js';
 
 export const MODELS_HELP = `Models (--model):
   embedded [--checkpoint FILE]   the embedded RL policy; untrained without a checkpoint
@@ -52,13 +54,35 @@ function scriptFile(path: string): ScriptedReply[] {
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new UserError(`${path} is not valid JSON: ${(err as Error).message}`, 'a JSON array of replies: [{"toolCalls":[{"name":"Write","arguments":{...}}]}, {"content":"done"}]');
+    throw new UserError(`${path} is not valid JSON: ${errorMessage(err)}`, 'a JSON array of replies: [{"toolCalls":[{"name":"Write","arguments":{...}}]}, {"content":"done"}]');
   }
-  const ok = Array.isArray(value) && value.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r)
-    && (r.content === undefined || typeof r.content === 'string')
-    && (r.toolCalls === undefined || (Array.isArray(r.toolCalls) && r.toolCalls.every((c: { name?: unknown }) => typeof c?.name === 'string'))));
-  if (!ok) throw new UserError(`${path} is not a list of scripted replies`, 'each reply is {"content"?: string, "toolCalls"?: [{"name": string, "arguments": object}]}');
-  return value as ScriptedReply[];
+  const replies = Array.isArray(value) ? value.map(fileReply) : [undefined];
+  if (!replies.every((r) => r !== undefined)) throw new UserError(`${path} is not a list of scripted replies`, 'each reply is {"content"?: string, "toolCalls"?: [{"name": string, "arguments": object}]}');
+  return replies;
+}
+
+/** One reply of a script file, copied field by field; undefined when it is not one. */
+function fileReply(r: unknown): ScriptedReply | undefined {
+  if (!isRecord(r) || (r.content !== undefined && typeof r.content !== 'string')) return undefined;
+  const { content, toolCalls, reasoning, finishReason, usage } = r;
+  let calls: ScriptedReply['toolCalls'];
+  if (toolCalls !== undefined) {
+    if (!Array.isArray(toolCalls)) return undefined;
+    calls = [];
+    for (const c of toolCalls) {
+      if (!isRecord(c) || typeof c.name !== 'string') return undefined;
+      const args = c.arguments;
+      // Missing arguments reach the agent as empty text; other values as their JSON.
+      calls.push({ name: c.name, arguments: args === undefined ? '' : typeof args === 'string' || isRecord(args) ? args : JSON.stringify(args) });
+    }
+  }
+  return {
+    ...(typeof content === 'string' ? { content } : {}),
+    ...(calls ? { toolCalls: calls } : {}),
+    ...(typeof reasoning === 'string' ? { reasoning } : {}),
+    ...(typeof finishReason === 'string' ? { finishReason } : {}),
+    ...(isRecord(usage) ? { usage: { ...(typeof usage.promptTokens === 'number' ? { promptTokens: usage.promptTokens } : {}), ...(typeof usage.completionTokens === 'number' ? { completionTokens: usage.completionTokens } : {}) } } : {}),
+  };
 }
 
 function scripted(name: string, make: (ep: Episode) => Promise<Model> | Model): ModelFactory {
@@ -85,7 +109,7 @@ function embeddedFactory(checkpoint: string | undefined): ModelFactory {
     try {
       policy = LinearPolicy.load(checkpoint);
     } catch (err) {
-      throw new UserError(`cannot load checkpoint ${checkpoint}: ${(err as Error).message}`, 'pass a checkpoint saved by this version of the embedded policy');
+      throw new UserError(`cannot load checkpoint ${checkpoint}: ${errorMessage(err)}`, 'pass a checkpoint saved by this version of the embedded policy');
     }
   }
   const name = checkpoint ? `embedded:${basename(checkpoint)}` : 'embedded:untrained';
@@ -107,8 +131,8 @@ function sharedFactory(model: Model): ModelFactory {
 }
 
 export async function modelFactory(flags: Record<string, string | boolean | undefined>): Promise<ModelFactory> {
-  const model = flags.model as string | undefined;
-  const checkpoint = flags.checkpoint as string | undefined;
+  const model = stringFlag(flags, 'model');
+  const checkpoint = stringFlag(flags, 'checkpoint');
   if (checkpoint !== undefined && model !== 'embedded') throw new UserError('--checkpoint is for --model embedded', 'pass --model embedded --checkpoint FILE');
   if (model === 'embedded') {
     if (flags['model-path'] !== undefined || flags['base-url'] !== undefined) throw new UserError('--model embedded takes no --model-path or --base-url', 'drop them, or name a served model instead of embedded');
@@ -121,7 +145,10 @@ export async function modelFactory(flags: Record<string, string | boolean | unde
   }
   const keys = ['model', 'base-url', 'api-key', 'model-timeout', 'extra-body', 'model-path'] as const;
   const modelFlags: ModelFlags = {};
-  for (const k of keys) if (typeof flags[k] === 'string') modelFlags[k] = flags[k] as string;
+  for (const k of keys) {
+    const value = flags[k];
+    if (typeof value === 'string') modelFlags[k] = value;
+  }
   if (modelFlags.model === undefined && modelFlags['model-path'] === undefined) {
     throw new UserError('no model given', 'pass --model embedded, --model scripted:oracle|noop|FILE.json, --model NAME --base-url URL, or --model-path FILE.gguf');
   }

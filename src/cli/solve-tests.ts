@@ -3,13 +3,14 @@
 // test. The tests are found as `env add` finds them (or taken from
 // --test-command with --report); a --test-command without a report format is
 // judged by its exit status alone.
-import type { EnvironmentSpec, ReportFormat } from '../env/spec.js';
+import type { EnvironmentSpec } from '../env/spec.js';
 import { inferSpec } from '../env/infer.js';
-import { SpecError } from '../env/spec.js';
+import { REPORT_FORMATS, SpecError } from '../env/spec.js';
 import { someIds, type RunComparison } from '../grading/compare.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import type { Runtime } from '../runtime/types.js';
 import { UserError } from '../util/errors.js';
+import { isOneOf } from '../util/guards.js';
 import { Workspace } from '../workspace/workspace.js';
 
 export type RepoTests = { spec: EnvironmentSpec } | { shell: string } | { unavailable: string };
@@ -17,8 +18,10 @@ export type RepoTests = { spec: EnvironmentSpec } | { shell: string } | { unavai
 /** How the repository's tests are run for the check. */
 export function repoTests(snapshot: string, repo: string, testCommand: string | undefined, report: string | undefined): RepoTests {
   if (testCommand && !report) return { shell: testCommand };
+  const format = report || undefined;
+  if (format !== undefined && !isOneOf(REPORT_FORMATS, format)) return { unavailable: `--report "${format}" is not supported (use one of ${REPORT_FORMATS.join(', ')})` };
   try {
-    return { spec: inferSpec(snapshot, { path: repo }, { ...(testCommand ? { testCommand } : {}), ...(report ? { report: report as ReportFormat } : {}) }) };
+    return { spec: inferSpec(snapshot, { path: repo }, { ...(testCommand ? { testCommand } : {}), ...(format ? { report: format } : {}) }) };
   } catch (err) {
     if (err instanceof UserError) return { unavailable: `${err.message}${err.hint ? ` (${err.hint.replace(/^pass /, 'pass to solve: ')})` : ''}` };
     if (err instanceof SpecError) return { unavailable: err.message };

@@ -10,9 +10,9 @@ import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import { runAgent, type StepInfo } from '../agent/loop.js';
 import { agentTestCommand } from '../grading/testrun.js';
 import { selectRuntime } from '../runtime/select.js';
-import type { RuntimeName } from '../runtime/types.js';
-import { intFlag } from './flags.js';
-import { UserError } from '../util/errors.js';
+import { intFlag, stringFlag } from './flags.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 import { git } from '../util/git.js';
 import { dataDir } from '../util/paths.js';
 import { ChangeRefused } from '../workspace/scan.js';
@@ -84,7 +84,8 @@ function describeStep(s: StepInfo): string {
   const parts = calls.map((c) => {
     let args: Record<string, unknown> = {};
     try {
-      args = JSON.parse(c.function.arguments) as Record<string, unknown>;
+      const parsed: unknown = JSON.parse(c.function.arguments);
+      if (isRecord(parsed)) args = parsed;
     } catch {
       /* shown by name only */
     }
@@ -116,17 +117,20 @@ function shellWord(s: string): string {
 
 export async function solveCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
-  if (!f.repo) throw new UserError('solve needs --repo', 'pass --repo PATH, the repository to work on');
-  if (!f.issue) throw new UserError('solve needs --issue', 'pass --issue "what to fix" or --issue FILE');
-  const given = resolve(f.repo as string);
-  if (!existsSync(given) || !statSync(given).isDirectory()) throw new UserError(`--repo ${f.repo as string} is not a directory`, 'pass the path of your repository');
+  const repoFlag = stringFlag(f, 'repo');
+  const issueFlag = stringFlag(f, 'issue');
+  if (!repoFlag) throw new UserError('solve needs --repo', 'pass --repo PATH, the repository to work on');
+  if (!issueFlag) throw new UserError('solve needs --issue', 'pass --issue "what to fix" or --issue FILE');
+  const given = resolve(repoFlag);
+  if (!existsSync(given) || !statSync(given).isDirectory()) throw new UserError(`--repo ${repoFlag} is not a directory`, 'pass the path of your repository');
   const repo = realpathSync(given);
-  const issue = readIssue(f.issue as string);
+  const issue = readIssue(issueFlag);
   const seed = intFlag(f.seed, '--seed', 0, 0);
   const maxSteps = intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1);
-  const dir = dataDir(f['data-dir'] as string | undefined);
+  const dir = dataDir(stringFlag(f, 'data-dir'));
   const models = await modelFactory(f);
-  const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', ...(f.image ? { image: f.image as string } : {}), warn: ctx.err });
+  const image = stringFlag(f, 'image');
+  const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', ...(image ? { image } : {}), warn: ctx.err });
   const log = (line: string) => (f.json ? undefined : ctx.err(line));
   const tmp = mkdtempSync(join(dir, 'solve-'));
   let ws: Workspace | undefined;
@@ -137,8 +141,8 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     const place = { snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') };
     ws = await Workspace.create(place);
     const workdir = ws.runtime.workdir(ws.mounts);
-    const testCommand = f['test-command'] as string | undefined;
-    const tests = repoTests(place.snapshot, repo, testCommand, f.report as string | undefined);
+    const testCommand = stringFlag(f, 'test-command');
+    const tests = repoTests(place.snapshot, repo, testCommand, stringFlag(f, 'report'));
     log(`solve: ${models.name} on a copy of ${repo} (${runtime.name} runtime${runtime.isolated ? '' : ', NOT isolated'})`);
     if ('unavailable' in tests) log(`tests: cannot run them, so the change will not be checked: ${tests.unavailable}`);
     const before = await runRepoTests(tests, place);
@@ -159,7 +163,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
       else ctx.out('No changes: the agent produced no diff.');
       return 1;
     }
-    const out = resolve((f.out as string | undefined) ?? join(dir, 'solve', `${basename(repo)}-${new Date().toISOString().replace(/[:.]/g, '-')}.patch`));
+    const out = resolve(stringFlag(f, 'out') ?? join(dir, 'solve', `${basename(repo)}-${new Date().toISOString().replace(/[:.]/g, '-')}.patch`));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, diff);
     // Compared only against a run that completed: a suite that crashed or timed out before the change says nothing of it.
@@ -177,7 +181,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
         await git([...args, '-'], { cwd: repo, input: diff });
         applied = true;
       } catch (err) {
-        applyError = (err as Error).message;
+        applyError = errorMessage(err);
       }
     }
     if (f.json) {

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { allEnvironments, findEnvironment } from '../env/registry.js';
 import { ChatClient } from '../model/openai.js';
 import { selectRuntime } from '../runtime/select.js';
-import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import type { HintLevel, Strategy, TestVisibility } from '../task/task.js';
 import { LlmGenerator } from '../taskpilot/llm.js';
@@ -11,11 +10,12 @@ import { STRATEGIES, synthesize, type Counts, type SynthStats } from '../taskpil
 import { patchKey } from '../taskpilot/validate.js';
 import { cpuSeconds } from '../util/cpu.js';
 import { UserError } from '../util/errors.js';
+import { isOneOf } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
-import { intFlag } from './flags.js';
+import { intFlag, stringFlag } from './flags.js';
 
 export const SYNTH_HELP = `Usage: frognano synth --env <name[,name]|all> [options]
 
@@ -54,7 +54,8 @@ function total(groups: Record<string, Counts>): Counts {
     t.candidates += c.candidates;
     t.applied += c.applied;
     t.valid += c.valid;
-    for (const [k, v] of Object.entries(c.outcomes)) t.outcomes[k as keyof Counts['outcomes']] = (t.outcomes[k as keyof Counts['outcomes']] ?? 0) + (v ?? 0);
+    // Only the reasons the table shows are summed.
+    for (const r of REASONS) t.outcomes[r] = (t.outcomes[r] ?? 0) + (c.outcomes[r] ?? 0);
   }
   return t;
 }
@@ -77,14 +78,16 @@ export function yieldTables(stats: SynthStats): string {
 function list<T extends string>(value: unknown, allowed: readonly T[], flag: string, fallback: T[]): T[] {
   if (value === undefined) return fallback;
   const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
-  for (const i of items) if (!allowed.includes(i as T)) throw new UserError(`unknown ${flag} "${i}"`, `use ${allowed.join(', ')}`);
-  return items as T[];
+  return items.map((i) => {
+    if (!isOneOf(allowed, i)) throw new UserError(`unknown ${flag} "${i}"`, `use ${allowed.join(', ')}`);
+    return i;
+  });
 }
 
 export async function synthCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   if (!f.env) throw new UserError('synth needs --env', 'pass --env all, or environment names separated by commas');
-  const dir = dataDir(f['data-dir'] as string | undefined);
+  const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
   try {
     const envs = f.env === 'all' ? allEnvironments(store) : String(f.env).split(',').map((n) => findEnvironment(store, n.trim()));
@@ -92,19 +95,19 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
     const hint = list<HintLevel>(f.hint, ['full', 'symptom', 'minimal'], 'hint level', ['symptom'])[0]!;
     const visibility = list<TestVisibility>(f.visibility, ['visible', 'hidden'], 'visibility', ['visible'])[0]!;
     let llm: LlmGenerator | undefined;
+    const [model, baseUrl, issueModel] = [stringFlag(f, 'model'), stringFlag(f, 'base-url'), stringFlag(f, 'issue-model')];
+    const apiKey = stringFlag(f, 'api-key') ?? process.env.FROGNANO_API_KEY;
     if (strategies.some((s) => s.startsWith('llm-'))) {
-      if (!f.model || !f['base-url']) throw new UserError('llm-modify and llm-rewrite need a model', 'pass --model NAME --base-url http://host:port/v1 [--api-key KEY]');
-      const apiKey = (f['api-key'] as string | undefined) ?? process.env.FROGNANO_API_KEY;
-      llm = new LlmGenerator(new ChatClient({ baseUrl: f['base-url'] as string, model: f.model as string, ...(apiKey ? { apiKey } : {}) }));
+      if (!model || !baseUrl) throw new UserError('llm-modify and llm-rewrite need a model', 'pass --model NAME --base-url http://host:port/v1 [--api-key KEY]');
+      llm = new LlmGenerator(new ChatClient({ baseUrl, model, ...(apiKey ? { apiKey } : {}) }));
     }
     let issueWriter: ChatClient | undefined;
-    if (f['issue-model']) {
-      if (!f['base-url']) throw new UserError('--issue-model needs --base-url', 'pass --base-url http://host:port/v1');
-      const apiKey = (f['api-key'] as string | undefined) ?? process.env.FROGNANO_API_KEY;
-      issueWriter = new ChatClient({ baseUrl: f['base-url'] as string, model: f['issue-model'] as string, ...(apiKey ? { apiKey } : {}) });
+    if (issueModel) {
+      if (!baseUrl) throw new UserError('--issue-model needs --base-url', 'pass --base-url http://host:port/v1');
+      issueWriter = new ChatClient({ baseUrl, model: issueModel, ...(apiKey ? { apiKey } : {}) });
     }
-    const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
-    const outDir = (f.out as string | undefined) ?? join(dir, 'tasks');
+    const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err });
+    const outDir = stringFlag(f, 'out') ?? join(dir, 'tasks');
     const progress = new Progress(Boolean(f.json));
     const cpu0 = cpuSeconds();
     const t0 = performance.now();

@@ -4,16 +4,17 @@ import { dirname, join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import { findEnvironment } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
-import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
 import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../task/formats.js';
 import { readTasks, writeGrading, writeTask } from '../task/io.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
+import { stringFlag } from './flags.js';
 
 export const TASK_HELP = `Usage:
   frognano task list [--tasks DIR]
@@ -26,10 +27,11 @@ exactly; records from other tools need --env, the environment they run in.`;
 
 export async function taskCommand(ctx: CliContext): Promise<number> {
   const [sub, ...rest] = ctx.positionals;
-  const dir = dataDir(ctx.flags['data-dir'] as string | undefined);
-  const tasksDir = (ctx.flags.tasks as string | undefined) ?? join(dir, 'tasks');
+  const flag = (name: string) => stringFlag(ctx.flags, name);
+  const dir = dataDir(flag('data-dir'));
+  const tasksDir = flag('tasks') ?? join(dir, 'tasks');
   const store = new Store(dir);
-  const runtime = () => selectRuntime({ name: (ctx.flags.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
+  const runtime = () => selectRuntime({ name: flag('runtime') ?? 'auto', warn: ctx.err });
   try {
     switch (sub) {
       case 'list': {
@@ -62,8 +64,8 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
         return failed === 0 ? 0 : 1;
       }
       case 'export': {
-        const format = ctx.flags.format as string | undefined;
-        const out = ctx.flags.out as string | undefined;
+        const format = flag('format');
+        const out = flag('out');
         if (!out) throw new UserError('export needs --out', 'a .jsonl file for swebench/swesmith, a directory for harbor');
         const tasks = readTasks(tasksDir);
         if (format === 'swebench' || format === 'swesmith') {
@@ -79,25 +81,27 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
       }
       case 'import': {
         const file = rest[0];
-        const format = ctx.flags.format as string | undefined;
+        const format = flag('format');
         if (!file) throw new UserError('import needs a JSONL file', 'frognano task import tasks.jsonl --format swebench');
         if (format !== 'swebench' && format !== 'swesmith') throw new UserError(`unknown import format "${format ?? ''}"`, 'use --format swebench or swesmith');
-        const outDir = (ctx.flags.out as string | undefined) ?? tasksDir;
+        const outDir = flag('out') ?? tasksDir;
+        const envName = flag('env');
         let foreign;
-        if (ctx.flags.env) {
-          const env = findEnvironment(store, ctx.flags.env as string);
+        if (envName) {
+          const env = findEnvironment(store, envName);
           const built = await buildEnvironment(env, { dataDir: dir, runtime: runtime() });
           foreign = { env: { name: env.spec.name, hash: built.hash, spec: env.spec }, reverse: (p: string) => reversePatch(built.snapshot, p, format === 'swebench' ? 'fix' : 'bug') };
         }
         const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
         let n = 0;
         for (const [i, line] of lines.entries()) {
-          let rec: Record<string, unknown>;
+          let rec: unknown;
           try {
             rec = JSON.parse(line);
           } catch (err) {
-            throw new UserError(`${file}:${i + 1} is not JSON: ${(err as Error).message}`);
+            throw new UserError(`${file}:${i + 1} is not JSON: ${errorMessage(err)}`);
           }
+          if (!isRecord(rec)) throw new UserError(`${file}:${i + 1} is not a JSON object`, 'one SWE-bench or SWE-smith record per line');
           writeTask(outDir, await fromRecord(format, rec, foreign));
           n++;
         }

@@ -5,17 +5,18 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
-import type { RuntimeName } from '../runtime/types.js';
 import { Store } from '../store/store.js';
-import { CURRICULA, LEARNED_WEIGHTS, TRACKED_TASKS, TRAIN_DEFAULTS, type CurriculumName, type TrainConfig } from '../train/config.js';
-import { OPERATOR_FAMILIES, type OperatorFamily } from '../curriculum/knobs.js';
+import { CURRICULA, LEARNED_WEIGHTS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
+import { OPERATOR_FAMILIES } from '../curriculum/knobs.js';
+import { ADVANTAGE_METHODS } from '../rl/advantages.js';
 import { applicableFamilies } from '../train/supply.js';
 import { EmbeddedLearner } from '../policy/learner.js';
 import { loadState } from '../train/state.js';
 import { train } from '../train/trainer.js';
 import { CREDIT_METHODS } from '../policy/update.js';
-import { intFlag, numberFlag } from './flags.js';
+import { intFlag, numberFlag, stringFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
+import { isOneOf } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { rate } from '../util/stats.js';
@@ -71,23 +72,23 @@ function list(v: unknown, fallback: string[]): string[] {
 }
 
 export function trainConfig(f: CliContext['flags']): TrainConfig {
-  const curriculum = (f.curriculum ?? D.curriculum) as CurriculumName;
-  if (!CURRICULA.includes(curriculum)) throw new UserError(`unknown curriculum "${curriculum}"`, `use one of ${CURRICULA.join(', ')}`);
-  const advantage = (f.advantage ?? D.advantage) as TrainConfig['advantage'];
-  if (!['grpo', 'dr-grpo', 'rloo'].includes(advantage)) throw new UserError(`unknown advantage "${advantage}"`, 'use rloo, grpo or dr-grpo');
-  const learn = (f.learn ?? D.learn) as TrainConfig['learn'];
-  if (!LEARNED_WEIGHTS.includes(learn)) throw new UserError(`unknown --learn "${learn}"`, `use ${LEARNED_WEIGHTS.join(' or ')}`);
-  const credit = (f.credit ?? D.credit) as TrainConfig['credit'];
-  if (!CREDIT_METHODS.includes(credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
-  const track = (f.track ?? D.track) as TrainConfig['track'];
-  if (!TRACKED_TASKS.includes(track)) throw new UserError(`unknown --track "${track}"`, `use ${TRACKED_TASKS.join(' or ')}`);
+  const curriculum = stringFlag(f, 'curriculum') ?? D.curriculum;
+  if (!isOneOf(CURRICULA, curriculum)) throw new UserError(`unknown curriculum "${curriculum}"`, `use one of ${CURRICULA.join(', ')}`);
+  const advantage = stringFlag(f, 'advantage') ?? D.advantage;
+  if (!isOneOf(ADVANTAGE_METHODS, advantage)) throw new UserError(`unknown advantage "${advantage}"`, 'use rloo, grpo or dr-grpo');
+  const learn = stringFlag(f, 'learn') ?? D.learn;
+  if (!isOneOf(LEARNED_WEIGHTS, learn)) throw new UserError(`unknown --learn "${learn}"`, `use ${LEARNED_WEIGHTS.join(' or ')}`);
+  const credit = stringFlag(f, 'credit') ?? D.credit;
+  if (!isOneOf(CREDIT_METHODS, credit)) throw new UserError(`unknown credit "${credit}"`, `use ${CREDIT_METHODS.join(' or ')}`);
+  const track = stringFlag(f, 'track') ?? D.track;
+  if (!isOneOf(TRACKED_TASKS, track)) throw new UserError(`unknown --track "${track}"`, `use ${TRACKED_TASKS.join(' or ')}`);
   const families = list(f.families, D.families);
-  const unknown = families.filter((x) => !(OPERATOR_FAMILIES as readonly string[]).includes(x));
+  const unknown = families.filter((x) => !isOneOf(OPERATOR_FAMILIES, x));
   if (families.length === 0) throw new UserError('--families names no operator family', `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
-  if (unknown.length) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
+  if (!families.every((x) => isOneOf(OPERATOR_FAMILIES, x))) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   const cfg: TrainConfig = {
     ...D, curriculum, advantage, credit, learn, track,
-    envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families: families as OperatorFamily[],
+    envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families,
     steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
     batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group), extend: intFlag(f.extend, '--extend', D.extend),
     lr: numberFlag(f.lr, '--lr', D.lr), epochs: intFlag(f.epochs, '--epochs', D.epochs, 1), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
@@ -104,7 +105,7 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
 export async function trainCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   const cfg = trainConfig(f);
-  const dir = dataDir(f['data-dir'] as string | undefined);
+  const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
   try {
     const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
@@ -117,7 +118,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         throw new UserError(`no operator family of --families ${cfg.families.join(',')} applies to ${name} (${language})`, `${language} has ${applicableFamilies(language).join(', ')}`);
       }
     }
-    const runtime = selectRuntime({ name: (f.runtime as RuntimeName | undefined) ?? 'auto', warn: ctx.err });
+    const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err });
     const runName = String(f.run ?? 'default');
     const runDir = join(dir, 'runs', runName);
     if (f.fresh) rmSync(runDir, { recursive: true, force: true });

@@ -7,11 +7,11 @@ import { UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
 import { inferSpec, type InferOptions } from './infer.js';
 import { loadSpecFile, SPEC_FILE, starterEnvs, type LoadedEnv } from './load.js';
-import type { EnvironmentSpec } from './spec.js';
+import { validateSpec, type EnvironmentSpec } from './spec.js';
 
 export function allEnvironments(store: Store): LoadedEnv[] {
   const starters = starterEnvs();
-  const registered = store.environments().map((r) => ({ spec: r.spec, origin: r.origin, baseDir: r.baseDir, builtin: false }));
+  const registered = store.environments().map((r) => ({ spec: validateSpec(r.spec, `in the store (added by \`${r.origin}\`)`), origin: r.origin, baseDir: r.baseDir, builtin: false }));
   return [...starters, ...registered];
 }
 

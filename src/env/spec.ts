@@ -1,12 +1,14 @@
 // The environment spec: one versioned, validated file per environment.
 // See docs/environments.md for the format and the conventions.
 
+import { REPORT_FORMATS, type ReportFormat } from '../report/types.js';
+
+export { REPORT_FORMATS, type ReportFormat };
+
 export const SPEC_SCHEMA = 'frognano.environment/v1';
 export const LANGUAGES = ['javascript', 'typescript', 'python'] as const;
-export const REPORT_FORMATS = ['tap', 'junit', 'jest-json'] as const;
 
 export type Language = (typeof LANGUAGES)[number];
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export type SourceSpec = { path: string } | { git: string; ref?: string };
 

@@ -8,6 +8,7 @@ import { hostPython } from '../runtime/host.js';
 import { BoundedReadError, readBounded } from '../util/bounded-read.js';
 import { shellQuote } from '../util/shell.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { errorMessage } from '../util/errors.js';
 
 export type RunOutcome = 'completed' | 'timeout' | 'infra-error';
 
@@ -89,7 +90,7 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
   try {
     tests = parseReport(spec.test.report.format, text, ws.runtime.workdir(ws.mounts)).tests;
   } catch (err) {
-    return { ...base, outcome: 'infra-error', reason: `the ${spec.test.report.format} report could not be read: ${(err as Error).message}` };
+    return { ...base, outcome: 'infra-error', reason: `the ${spec.test.report.format} report could not be read: ${errorMessage(err)}` };
   }
   if (tests.length === 0) return { ...base, outcome: 'infra-error', reason: 'no sign that tests ran: the report lists no test' };
   // Test files relative to the repository root, whatever the runtime calls it.

@@ -6,6 +6,7 @@
 import { ChatClient, type ChatClientOptions } from './openai.js';
 import type { AssistantMessage, Model, ModelTurn, TurnRequest } from './types.js';
 import { parseTurnTokens } from './chat-tokens.js';
+import { isRecord } from '../util/guards.js';
 
 export interface ChatModelOptions extends ChatClientOptions {
   /** Ask for per-token logprobs (`logprobs: true`) and fill ModelTurn.tokens when they come back. */
@@ -22,11 +23,6 @@ export interface ChatModelOptions extends ChatClientOptions {
   name?: string;
 }
 
-interface RawToolCall {
-  id?: unknown;
-  function?: { name?: unknown; arguments?: unknown };
-}
-
 interface RawMessage {
   content?: unknown;
   tool_calls?: unknown;
@@ -36,14 +32,16 @@ interface RawMessage {
 
 /** The assistant message, normalized: content, tool calls with raw-text arguments, reasoning. */
 export function normalizeMessage(raw: RawMessage, turn: number): AssistantMessage {
-  const calls = Array.isArray(raw.tool_calls) ? (raw.tool_calls as RawToolCall[]) : [];
+  const calls: unknown[] = Array.isArray(raw.tool_calls) ? raw.tool_calls : [];
   const toolCalls = calls.map((c, i) => {
-    const args = c.function?.arguments;
+    const call: Record<string, unknown> = isRecord(c) ? c : {};
+    const fn: Record<string, unknown> = isRecord(call.function) ? call.function : {};
+    const args = fn.arguments;
     return {
-      id: typeof c.id === 'string' && c.id ? c.id : `call_${turn}_${i}`,
+      id: typeof call.id === 'string' && call.id ? call.id : `call_${turn}_${i}`,
       type: 'function' as const,
       function: {
-        name: typeof c.function?.name === 'string' ? c.function.name : '',
+        name: typeof fn.name === 'string' ? fn.name : '',
         // Some servers send an object; a string is kept byte for byte.
         arguments: typeof args === 'string' ? args : args === undefined || args === null ? '' : JSON.stringify(args),
       },

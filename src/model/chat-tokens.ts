@@ -6,23 +6,18 @@
 //   each logprob entry (llama.cpp server), else tokens written as
 //   `token_id:N` (vLLM `return_tokens_as_token_ids`);
 // - prompt ids: top-level `prompt_token_ids` (vLLM), or on the choice.
+import { isRecord } from '../util/guards.js';
 import type { TurnTokens } from './types.js';
-
-interface RawLogprob {
-  token?: unknown;
-  logprob?: unknown;
-  id?: unknown;
-}
 
 const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x));
 
-function idsFromLogprobs(entries: RawLogprob[]): number[] | undefined {
+function idsFromLogprobs(entries: Record<string, unknown>[]): number[] | undefined {
   const ids = entries.map((e) => {
-    if (Number.isInteger(e.id)) return e.id as number;
+    if (typeof e.id === 'number' && Number.isInteger(e.id)) return e.id;
     const m = typeof e.token === 'string' ? /^token_id:(\d+)$/.exec(e.token) : null;
     return m ? Number(m[1]) : undefined;
   });
-  return ids.every((x) => x !== undefined) ? (ids as number[]) : undefined;
+  return ids.every((x) => x !== undefined) ? ids : undefined;
 }
 
 /**
@@ -31,15 +26,16 @@ function idsFromLogprobs(entries: RawLogprob[]): number[] | undefined {
  * needs both, aligned).
  */
 export function parseTurnTokens(raw: unknown): TurnTokens | undefined {
-  const data = raw as { choices?: Record<string, unknown>[]; prompt_token_ids?: unknown } | null;
-  const choice = data?.choices?.[0];
-  if (!choice) return undefined;
-  const content = (choice.logprobs as { content?: unknown } | null | undefined)?.content;
-  const entries = Array.isArray(content) ? (content as RawLogprob[]) : undefined;
-  if (!entries || !entries.every((e) => typeof e.logprob === 'number')) return undefined;
-  const logprobs = entries.map((e) => e.logprob as number);
+  if (!isRecord(raw) || !Array.isArray(raw.choices)) return undefined;
+  const choice: unknown = raw.choices[0];
+  if (!isRecord(choice)) return undefined;
+  const content = isRecord(choice.logprobs) ? choice.logprobs.content : undefined;
+  const entries: unknown[] | undefined = Array.isArray(content) ? content : undefined;
+  if (!entries || !entries.every(isRecord)) return undefined;
+  const logprobs = entries.map((e) => e.logprob);
+  if (!logprobs.every((x) => typeof x === 'number')) return undefined;
   const ids = isIntArray(choice.token_ids) ? choice.token_ids : isIntArray(choice.tokens) ? choice.tokens : idsFromLogprobs(entries);
   if (!ids || ids.length !== logprobs.length) return undefined;
-  const promptIds = isIntArray(data.prompt_token_ids) ? data.prompt_token_ids : isIntArray(choice.prompt_token_ids) ? choice.prompt_token_ids : undefined;
+  const promptIds = isIntArray(raw.prompt_token_ids) ? raw.prompt_token_ids : isIntArray(choice.prompt_token_ids) ? choice.prompt_token_ids : undefined;
   return { ...(promptIds ? { promptIds } : {}), ids, logprobs };
 }

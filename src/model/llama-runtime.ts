@@ -2,7 +2,8 @@
 // node-llama-cpp package, installed only on request (loaded on demand, with a clear error when
 // it is not installed) and a check that a --model-path is a GGUF file.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { UserError } from '../util/errors.js';
+import { errnoCode, UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 
 import type { NodeLlamaCpp } from './llama-api.js';
 
@@ -12,12 +13,19 @@ export const NODE_LLAMA_CPP = 'node-llama-cpp';
 /** The one command that installs it, without changing package.json (a later `npm ci` removes it). */
 export const NODE_LLAMA_CPP_INSTALL = `npm install --no-save ${NODE_LLAMA_CPP}@${NODE_LLAMA_CPP_VERSION}`;
 
+/** The entry points are there; their signatures are checked by tsc against the package (tests/model/llama-api.test.ts). */
+function isNodeLlamaCpp(mod: unknown): mod is NodeLlamaCpp {
+  return isRecord(mod) && typeof mod.getLlama === 'function' && typeof mod.resolveChatWrapper === 'function' && isRecord(mod.LlamaLogLevel);
+}
+
 /** node-llama-cpp, imported on first use; it is not installed by default. */
 export async function loadNodeLlamaCpp(name = NODE_LLAMA_CPP): Promise<NodeLlamaCpp> {
   try {
-    return (await import(name)) as NodeLlamaCpp;
+    const mod: unknown = await import(name);
+    if (!isNodeLlamaCpp(mod)) throw new UserError(`${name} does not have the API of node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`, `install it with: ${NODE_LLAMA_CPP_INSTALL}`);
+    return mod;
   } catch (err) {
-    const code = (err as { code?: string }).code;
+    const code = errnoCode(err);
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
       throw new UserError(
         '--model-path (an embedded GGUF model) needs node-llama-cpp, which the default install leaves out (about 730 MB with its GPU binaries)',

@@ -5,7 +5,7 @@
 // token's log-probability. It has no native tool calling: the harness uses
 // its text protocol with it.
 import { basename } from 'node:path';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import type { ChatHistoryItem, ChatWrapper, Llama, LlamaContext, LlamaContextSequence, LlamaModel, LlamaText, NodeLlamaCpp, Token } from './llama-api.js';
 import { checkGgufFile, loadNodeLlamaCpp } from './llama-runtime.js';
 import type { ChatMessage, Model, ModelTurn, TurnRequest } from './types.js';
@@ -77,7 +77,7 @@ export class GgufModel implements Model {
       // build 'never': use the prebuilt binaries only, never download and compile llama.cpp.
       llama = await nlc.getLlama({ build: 'never', gpu: opts.gpu ?? 'auto', progressLogs: false, logLevel: nlc.LlamaLogLevel[opts.logLevel ?? 'warn'] });
     } catch (err) {
-      throw new UserError(`node-llama-cpp has no working llama.cpp binary here: ${(err as Error).message}`, 'pass --model-path only on a platform node-llama-cpp ships prebuilt binaries for');
+      throw new UserError(`node-llama-cpp has no working llama.cpp binary here: ${errorMessage(err)}`, 'pass --model-path only on a platform node-llama-cpp ships prebuilt binaries for');
     }
     try {
       const model = await llama.loadModel({ modelPath: opts.modelPath });
@@ -86,7 +86,7 @@ export class GgufModel implements Model {
       return new GgufModel(nlc, llama, model, context, context.getSequence(), opts);
     } catch (err) {
       await llama.dispose();
-      throw new UserError(`could not load ${opts.modelPath}: ${(err as Error).message}`);
+      throw new UserError(`could not load ${opts.modelPath}: ${errorMessage(err)}`);
     }
   }
 

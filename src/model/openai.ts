@@ -2,13 +2,28 @@
 // server, Ollama, hosted APIs): base URL, key, timeout, retries with
 // exponential backoff on network errors, 429 and 5xx, and extra request
 // fields passed through (e.g. chat-template flags for thinking models).
+import { isOneOf, isRecord } from '../util/guards.js';
 
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
+  role: (typeof CHAT_ROLES)[number];
   content: string | null;
   tool_calls?: unknown[];
   tool_call_id?: string;
   reasoning_content?: string;
+}
+
+export const CHAT_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+
+/** A chat message read from a file or the wire, checked field by field. */
+export function isChatMessage(v: unknown): v is ChatMessage {
+  return (
+    isRecord(v) &&
+    isOneOf(CHAT_ROLES, v.role) &&
+    (typeof v.content === 'string' || v.content === null) &&
+    (v.tool_calls === undefined || Array.isArray(v.tool_calls)) &&
+    (v.tool_call_id === undefined || typeof v.tool_call_id === 'string') &&
+    (v.reasoning_content === undefined || typeof v.reasoning_content === 'string')
+  );
 }
 
 export interface ChatClientOptions {
@@ -59,6 +74,26 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The reply message typed; fields servers add (e.g. `reasoning`) ride along for the caller to read. */
+function assistantMessage(raw: Record<string, unknown>): ChatMessage {
+  const { role: _role, content, tool_calls, tool_call_id, reasoning_content, ...rest } = raw;
+  return {
+    ...rest,
+    role: 'assistant',
+    content: typeof content === 'string' ? content : null,
+    ...(Array.isArray(tool_calls) ? { tool_calls } : {}),
+    ...(typeof tool_call_id === 'string' ? { tool_call_id } : {}),
+    ...(typeof reasoning_content === 'string' ? { reasoning_content } : {}),
+  };
+}
+
+function usageOf(raw: Record<string, unknown>): NonNullable<ChatResponse['usage']> {
+  return {
+    ...(typeof raw.prompt_tokens === 'number' ? { prompt_tokens: raw.prompt_tokens } : {}),
+    ...(typeof raw.completion_tokens === 'number' ? { completion_tokens: raw.completion_tokens } : {}),
+  };
+}
+
 export class ChatClient {
   constructor(readonly opts: ChatClientOptions) {}
 
@@ -101,15 +136,19 @@ export class ChatClient {
           continue;
         }
         if (!res.ok) throw new ChatError(`${url} answered ${res.status}: ${text.slice(0, 500)}`, res.status);
-        const data = JSON.parse(text) as { choices?: { message: ChatMessage; finish_reason: string | null }[]; usage?: ChatResponse['usage'] };
-        const choice = data.choices?.[0];
-        if (!choice) throw new ChatError(`${url} returned no choices`);
-        return { message: choice.message, finishReason: choice.finish_reason, ...(data.usage ? { usage: data.usage } : {}), raw: data };
+        const data: unknown = JSON.parse(text);
+        const choice: unknown = isRecord(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
+        if (!isRecord(data) || !choice) throw new ChatError(`${url} returned no choices`);
+        if (!isRecord(choice) || !isRecord(choice.message)) throw new ChatError(`${url} returned a choice without a message: ${text.slice(0, 200)}`);
+        const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+        const usage = isRecord(data.usage) ? usageOf(data.usage) : undefined;
+        return { message: assistantMessage(choice.message), finishReason, ...(usage ? { usage } : {}), raw: data };
       } catch (err) {
         if (err instanceof ChatError && err.status !== undefined && err.status < 500 && err.status !== 429) throw err;
         if (err instanceof ChatError && !err.status) throw err;
         if (req.signal?.aborted) throw aborted();
-        lastError = (err as Error).name === 'AbortError' ? new ChatError(`${url} did not answer within ${this.opts.timeoutMs ?? 120000} ms`) : (err as Error);
+        const error = err instanceof Error ? err : new Error(String(err));
+        lastError = error.name === 'AbortError' ? new ChatError(`${url} did not answer within ${this.opts.timeoutMs ?? 120000} ms`) : error;
       } finally {
         clearTimeout(timer);
         req.signal?.removeEventListener('abort', onAbort);

@@ -9,7 +9,8 @@
 //       (src/cli/models.ts), since it needs a policy and a seed per attempt.
 import { ChatModel } from './chat-model.js';
 import type { Model } from './types.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 
 /** The option names as the CLI spells them (strings, as node:util parseArgs gives them). */
 export interface ModelFlags {
@@ -58,10 +59,10 @@ function parseExtraBody(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UserError(`--extra-body is not valid JSON: ${(err as Error).message}`, `pass a JSON object, e.g. --extra-body '{"chat_template_kwargs":{"enable_thinking":false}}'`);
+    throw new UserError(`--extra-body is not valid JSON: ${errorMessage(err)}`, `pass a JSON object, e.g. --extra-body '{"chat_template_kwargs":{"enable_thinking":false}}'`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UserError('--extra-body must be a JSON object', `e.g. --extra-body '{"top_k":20}'`);
-  return value as Record<string, unknown>;
+  if (!isRecord(value)) throw new UserError('--extra-body must be a JSON object', `e.g. --extra-body '{"top_k":20}'`);
+  return value;
 }
 
 function parseTimeout(text: string): number {

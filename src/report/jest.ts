@@ -1,6 +1,7 @@
 // Jest's --json output, which Vitest's json reporter also writes. Ids are the
 // file (relative) and the describe path: "tests/a.test.js > suite > case".
 import { relative } from 'node:path';
+import { isRecord, isStringArray } from '../util/guards.js';
 import { dedupeIds, firstLines, type ParsedReport, type TestResult, type TestStatus } from './types.js';
 
 interface JestAssertion {
@@ -36,11 +37,36 @@ function extractJson(text: string): unknown {
   return JSON.parse(text.slice(start, end + 1));
 }
 
+const optionalString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function jestAssertion(v: unknown): JestAssertion {
+  if (!isRecord(v) || typeof v.title !== 'string') throw new Error('not a Jest/Vitest JSON report: an assertion result has no title');
+  return {
+    title: v.title,
+    status: optionalString(v.status) ?? '',
+    ...(isStringArray(v.ancestorTitles) ? { ancestorTitles: v.ancestorTitles } : {}),
+    ...(typeof v.duration === 'number' ? { duration: v.duration } : {}),
+    ...(isStringArray(v.failureMessages) ? { failureMessages: v.failureMessages } : {}),
+  };
+}
+
+function jestFile(v: unknown): JestFile {
+  if (!isRecord(v) || typeof v.name !== 'string') throw new Error('not a Jest/Vitest JSON report: a test file result has no name');
+  const status = optionalString(v.status);
+  const message = optionalString(v.message);
+  return {
+    name: v.name,
+    ...(status !== undefined ? { status } : {}),
+    ...(message !== undefined ? { message } : {}),
+    ...(Array.isArray(v.assertionResults) ? { assertionResults: v.assertionResults.map(jestAssertion) } : {}),
+  };
+}
+
 export function parseJestJson(text: string, rootDir?: string): ParsedReport {
-  const data = extractJson(text) as { testResults?: JestFile[]; numTotalTests?: number };
-  if (!Array.isArray(data.testResults)) throw new Error('not a Jest/Vitest JSON report: no testResults array');
+  const data = extractJson(text);
+  if (!isRecord(data) || !Array.isArray(data.testResults)) throw new Error('not a Jest/Vitest JSON report: no testResults array');
   const tests: TestResult[] = [];
-  for (const file of data.testResults) {
+  for (const file of data.testResults.map(jestFile)) {
     const rel = rootDir ? relative(rootDir, file.name) : file.name;
     const assertions = file.assertionResults ?? [];
     for (const a of assertions) {

@@ -1,3 +1,7 @@
+/** The machine-readable report formats a test runner's output can be parsed from. */
+export const REPORT_FORMATS = ['tap', 'junit', 'jest-json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
 export type TestStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
 export interface TestResult {

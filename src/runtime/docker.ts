@@ -1,6 +1,8 @@
 // Runs commands in a container through the docker CLI, for prebuilt
 // environment images such as SWE-bench's. Needs a running Docker engine.
 import { execFileSync } from 'node:child_process';
+import { errnoCode } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 import { runProcess } from '../util/process.js';
 import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
 
@@ -13,9 +15,9 @@ export function dockerUnavailableReason(): string | null {
     execFileSync('docker', ['info', '--format', '{{.ServerVersion}}'], { stdio: 'pipe', timeout: 10000 });
     return null;
   } catch (err) {
-    const e = err as { code?: string; stderr?: Buffer };
-    if (e.code === 'ENOENT') return 'the docker CLI is not installed';
-    const detail = e.stderr?.toString().trim().split('\n').pop() ?? 'no answer';
+    if (errnoCode(err) === 'ENOENT') return 'the docker CLI is not installed';
+    const stderr = isRecord(err) && (Buffer.isBuffer(err.stderr) || typeof err.stderr === 'string') ? err.stderr.toString() : undefined;
+    const detail = stderr?.trim().split('\n').pop() ?? 'no answer';
     return `no Docker engine is reachable (${detail})`;
   }
 }

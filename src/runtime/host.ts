@@ -1,6 +1,7 @@
 // Facts about the host toolchain, resolved once per process.
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
+import { isStringArray } from '../util/guards.js';
 
 export interface PythonInfo {
   /** The real interpreter, never a version manager's shim (seven times slower to start). */
@@ -13,7 +14,7 @@ let python: PythonInfo | null | undefined;
 
 export function hostPython(): PythonInfo | null {
   if (python !== undefined) return python;
-  const candidates = [process.env.FROGNANO_PYTHON, 'python3', 'python'].filter(Boolean) as string[];
+  const candidates = [process.env.FROGNANO_PYTHON, 'python3', 'python'].filter((c): c is string => Boolean(c));
   python = null;
   for (const cmd of candidates) {
     try {
@@ -22,8 +23,11 @@ export function hostPython(): PythonInfo | null {
         stdio: ['ignore', 'pipe', 'ignore'],
         timeout: 15000,
       });
-      const [exe, prefix, base] = JSON.parse(out) as string[];
-      python = { executable: realpathSync(exe!), prefixes: [...new Set([prefix!, base!])] };
+      const info: unknown = JSON.parse(out);
+      if (!isStringArray(info)) continue;
+      const [exe, prefix, base] = info;
+      if (exe === undefined || prefix === undefined || base === undefined) continue;
+      python = { executable: realpathSync(exe), prefixes: [...new Set([prefix, base])] };
       break;
     } catch {
       /* try the next candidate */

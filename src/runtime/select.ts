@@ -6,7 +6,8 @@ import { LOCAL_WARNING, LocalRuntime } from './local.js';
 import type { Runtime, RuntimeName } from './types.js';
 
 export interface RuntimeChoice {
-  name?: RuntimeName | 'auto';
+  /** A RuntimeName or 'auto'; any other text (a flag's, an environment variable's) is refused here. */
+  name?: RuntimeName | 'auto' | (string & {});
   /** Image for the docker runtime. */
   image?: string;
   /** Where to say that the local runtime is unisolated (default: stderr). */
@@ -15,7 +16,7 @@ export interface RuntimeChoice {
 
 /** bwrap when it works here, else local with a loud warning; docker on request. */
 export function selectRuntime(choice: RuntimeChoice = {}): Runtime {
-  const name = choice.name ?? (process.env.FROGNANO_RUNTIME as RuntimeName | undefined) ?? 'auto';
+  const name = choice.name ?? process.env.FROGNANO_RUNTIME ?? 'auto';
   const warn = choice.warn ?? ((m: string) => process.stderr.write(`${m}\n`));
   switch (name) {
     case 'bwrap':

@@ -2,7 +2,6 @@
 // environments and the results of checks. Large artifacts live beside it.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import type { EnvironmentSpec } from '../env/spec.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS environments (
@@ -48,7 +47,8 @@ CREATE TABLE IF NOT EXISTS env_check_tests (
 `;
 
 export interface RegisteredEnv {
-  spec: EnvironmentSpec;
+  /** The environment spec as stored: plain JSON, validated by the env registry when it reads it back. */
+  spec: unknown;
   baseDir: string;
   origin: string;
   addedAt: string;
@@ -73,7 +73,7 @@ export class Store {
     this.db.exec(SCHEMA);
   }
 
-  addEnvironment(spec: EnvironmentSpec, baseDir: string, origin: string): void {
+  addEnvironment(spec: { readonly name: string }, baseDir: string, origin: string): void {
     this.db
       .prepare(
         `INSERT INTO environments (name, spec_json, base_dir, origin, added_at) VALUES (?, ?, ?, ?, ?)

@@ -3,13 +3,24 @@
 // knobs, the bug patch, the reference fix, the test lists, and a reference to
 // the environment (its spec and the hash of its source).
 import type { EnvironmentSpec } from '../env/spec.js';
-import type { BugEdit } from '../taskpilot/procedural/generate.js';
 
 export const TASK_SCHEMA = 'frognano.task/v1';
 
 export type Strategy = 'procedural' | 'llm-modify' | 'llm-rewrite' | 'combine' | 'imported';
 export type HintLevel = 'full' | 'symptom' | 'minimal';
 export type TestVisibility = 'visible' | 'hidden';
+
+/** The family of the operator that made a bug; `llm` for a change a model wrote. */
+export type BugFamily = 'operations' | 'control' | 'removal' | 'class' | 'llm';
+
+/** Where and how a bug was made: recorded in the task's provenance. */
+export interface BugEdit {
+  operator: string;
+  family: BugFamily;
+  file: string;
+  line: number;
+  column: number;
+}
 
 export interface TaskKnobs {
   /** How many validated bugs were merged into this one (1 for a single bug). */

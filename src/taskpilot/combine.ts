@@ -1,10 +1,9 @@
 // Combination: merge 2 to 4 validated bugs of one environment into one task,
 // the main difficulty knob. Bugs combine only when their edits apply cleanly
 // together (different sites); the merged change is validated like any other.
-import type { Task } from '../task/task.js';
+import type { BugEdit, Task } from '../task/task.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
-import type { BugEdit } from './procedural/generate.js';
-import type { Candidate } from './synth.js';
+import type { Candidate } from './candidate.js';
 
 type Single = { task: Task; files: Candidate['files']; edits: BugEdit[] };
 

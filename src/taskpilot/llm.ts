@@ -5,8 +5,8 @@
 //   is the bug.
 // The changed function must parse; validation decides whether it is a task.
 import type { ChatClient } from '../model/openai.js';
+import type { BugEdit } from '../task/task.js';
 import { deriveSeed, rng } from '../util/rng.js';
-import type { BugEdit } from './procedural/generate.js';
 import type { SourceFile } from './sources.js';
 import { descendants, parse, parsesCleanly, type Node } from '../util/syntax.js';
 

@@ -6,16 +6,17 @@ import type { LoadedEnv } from '../env/load.js';
 import type { ChatClient } from '../model/openai.js';
 import type { Runtime } from '../runtime/types.js';
 import { writeTask, taskId } from '../task/io.js';
-import type { HintLevel, Strategy, Task, TestVisibility } from '../task/task.js';
+import type { BugEdit, HintLevel, Strategy, Task, TestVisibility } from '../task/task.js';
 import { TASK_SCHEMA } from '../task/task.js';
 import { chooseHeldBack } from '../grading/holdback.js';
 import { fileDiff } from '../util/diff.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import { pool } from '../util/pool.js';
+import type { Candidate } from './candidate.js';
 import { combineCandidates } from './combine.js';
 import { instructionLeaks, llmInstruction, writeInstruction } from './instructions.js';
 import type { LlmGenerator } from './llm.js';
-import { proceduralAttempts, type BugEdit } from './procedural/generate.js';
+import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
 import { EnvValidator, type RejectReason } from './validate.js';
 
@@ -67,18 +68,6 @@ export interface SynthStats {
   done: number;
   tasks: Task[];
   errors: string[];
-}
-
-/** One candidate on its way to the validator. */
-export interface Candidate {
-  env: string;
-  strategy: Strategy;
-  operators: string[];
-  edits: BugEdit[];
-  seeds: number[];
-  files: Record<string, { before: string; after: string }>;
-  parents?: string[];
-  model?: string;
 }
 
 function counts(): Counts {

@@ -3,6 +3,7 @@
 // a regular file, never more than a cap. Every host-side read of files made
 // inside a sandbox goes through here.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { errnoCode } from './errors.js';
 
 export type BoundedReadProblem = 'missing' | 'not-regular' | 'directory' | 'too-large';
 
@@ -28,7 +29,7 @@ export function readBounded(path: string, maxBytes: number): Buffer {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new BoundedReadError('missing', path);
     if (code === 'EISDIR') throw new BoundedReadError('directory', path);
     if (code === 'ELOOP' || code === 'ENXIO' || code === 'EACCES') throw new BoundedReadError('not-regular', path);

@@ -9,3 +9,9 @@ export class UserError extends Error {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** The `code` of a Node system error (ENOENT, EEXIST, ...), or undefined for anything else. */
+export function errnoCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
+  return typeof err.code === 'string' ? err.code : undefined;
+}

@@ -39,7 +39,8 @@ export function protectedReason(path: string, testPaths: string[], hiddenFiles: 
 function unquote(p: string): string | null {
   if (!p.startsWith('"')) return p;
   try {
-    return JSON.parse(p.replace(/\\([0-7]{3})/g, (_, o: string) => `\\u00${parseInt(o, 8).toString(16).padStart(2, '0')}`)) as string;
+    const path: unknown = JSON.parse(p.replace(/\\([0-7]{3})/g, (_, o: string) => `\\u00${parseInt(o, 8).toString(16).padStart(2, '0')}`));
+    return typeof path === 'string' ? path : null;
   } catch {
     return null;
   }

@@ -23,6 +23,7 @@ import type { ChangeRefused } from '../workspace/scan.js';
 import { acceptChanges, type DroppedChange } from './changes.js';
 import { forgingSigns } from './forging.js';
 import { changedSources, syntaxErrors } from './syntax-check.js';
+import { errorMessage } from '../util/errors.js';
 
 export interface VerifyOptions {
   built: BuiltEnv;
@@ -149,7 +150,7 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
     if (err instanceof PatchDoesNotApply) return zero('fail', 'patch-does-not-apply', `the patch does not apply: ${err.message}`, patchInfo);
     // Grading that breaks on this change but not on an empty one is the change's doing.
     if (accepted.patch && (await gradeOnce(task, '', opts).then(() => true, () => false))) {
-      return zero('fail', 'grading-error', `the change broke grading: ${(err as Error).message.split('\n')[0]}`, { ...patchInfo, applied: true });
+      return zero('fail', 'grading-error', `the change broke grading: ${errorMessage(err).split('\n')[0]}`, { ...patchInfo, applied: true });
     }
     throw err;
   }

@@ -3,6 +3,7 @@
 // workspace directory carries the pid of the process that made it).
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoCode } from '../util/errors.js';
 
 const live = new Set<string>();
 let installed = false;
@@ -45,7 +46,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(err) === 'EPERM';
   }
 }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkEnvironment } from '../../src/env/check.js';
 import { buildEnvironment } from '../../src/env/build.js';
+import { checkEnvironment } from '../../src/grading/env-check.js';
 import { LocalRuntime } from '../../src/runtime/local.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { Workspace } from '../../src/workspace/workspace.js';

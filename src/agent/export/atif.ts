@@ -4,6 +4,7 @@
 // metrics: token counts, and the prompt and completion token ids and
 // per-token logprobs when the model returned them (ATIF's RL fields).
 import type { ChatMessage, ToolCall } from '../../model/types.js';
+import { isRecord } from '../../util/guards.js';
 import type { Trajectory } from '../trajectory.js';
 
 export const ATIF_VERSION = 'ATIF-v1.4';
@@ -39,13 +40,23 @@ export interface AtifTrajectory {
 }
 
 /** ATIF wants arguments as an object; malformed ones are kept verbatim in the step's extra. */
-function callArguments(c: ToolCall): Record<string, unknown> | undefined {
+function callArguments(c: Pick<ToolCall, 'function'>): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(c.function.arguments);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isRecord(v) ? v : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The tool calls of an assistant message: ChatMessage keeps them opaque, so each is checked. */
+function recordedCalls(m: ChatMessage, index: number): Pick<ToolCall, 'id' | 'function'>[] {
+  return (m.tool_calls ?? []).map((c) => {
+    if (isRecord(c) && typeof c.id === 'string' && isRecord(c.function) && typeof c.function.name === 'string' && typeof c.function.arguments === 'string') {
+      return { id: c.id, function: { name: c.function.name, arguments: c.function.arguments } };
+    }
+    throw new Error(`message ${index + 1} has a malformed tool call`);
+  });
 }
 
 export function toAtif(t: Trajectory, opts: { sessionId?: string; agentVersion?: string } = {}): AtifTrajectory {
@@ -55,7 +66,7 @@ export function toAtif(t: Trajectory, opts: { sessionId?: string; agentVersion?:
   t.messages.forEach((m, i) => {
     const turn = turns.get(i);
     if (m.role === 'assistant') {
-      const calls = (m.tool_calls ?? []) as ToolCall[];
+      const calls = recordedCalls(m, i);
       const raw: Record<string, string> = {};
       const step: AtifStep = { step_id: steps.length + 1, source: 'agent', model_name: t.meta.model, message: m.content ?? '' };
       if (turn) step.timestamp = turn.startedAt;
@@ -113,10 +124,11 @@ export function fromAtif(a: AtifTrajectory): ChatMessage[] {
       out.push({ role: s.source, content: s.message });
       continue;
     }
-    const raw = (s.extra?.raw_arguments ?? {}) as Record<string, string>;
-    const calls: ToolCall[] = (s.tool_calls ?? []).map((c) => ({
-      id: c.tool_call_id, type: 'function', function: { name: c.function_name, arguments: raw[c.tool_call_id] ?? JSON.stringify(c.arguments) },
-    }));
+    const raw = isRecord(s.extra?.raw_arguments) ? s.extra.raw_arguments : {};
+    const calls: ToolCall[] = (s.tool_calls ?? []).map((c) => {
+      const verbatim = raw[c.tool_call_id];
+      return { id: c.tool_call_id, type: 'function', function: { name: c.function_name, arguments: typeof verbatim === 'string' ? verbatim : JSON.stringify(c.arguments) } };
+    });
     out.push({
       role: 'assistant', content: s.message,
       ...(calls.length ? { tool_calls: calls } : {}),

@@ -2,7 +2,9 @@
 // {info, messages, trajectory_format}. Messages are OpenAI messages with an
 // `extra` field; the run ends with an `exit` message carrying the status and
 // the submission, as mini's own agent writes it.
+import { CHAT_ROLES } from '../../model/openai.js';
 import type { ChatMessage } from '../../model/types.js';
+import { isOneOf } from '../../util/guards.js';
 import type { StopReason, Trajectory } from '../trajectory.js';
 
 export const MINI_FORMAT = 'mini-swe-agent-1.1';
@@ -78,7 +80,10 @@ export function fromMiniSweAgent(m: MiniTrajectory): { messages: ChatMessage[]; 
   if (m.trajectory_format !== MINI_FORMAT) throw new Error(`not a ${MINI_FORMAT} trajectory: ${String(m.trajectory_format)}`);
   const messages = m.messages
     .filter((x) => x.role !== 'exit')
-    .map(({ extra: _extra, ...rest }) => rest as ChatMessage);
+    .map(({ extra: _extra, role, ...rest }): ChatMessage => {
+      if (!isOneOf(CHAT_ROLES, role)) throw new Error(`a ${MINI_FORMAT} message has the unknown role "${role}"`);
+      return { ...rest, role };
+    });
   const stopReason = m.info.frognano?.stop_reason;
   return { messages, submission: m.info.submission ?? '', ...(stopReason ? { stopReason } : {}) };
 }

@@ -4,6 +4,8 @@
 import type { ChatMessage, ToolSpec } from '../../model/types.js';
 import { isToolsetName, toolSpecs, toolset } from '../tools/index.js';
 import type { Trajectory } from '../trajectory.js';
+import { isChatMessage } from '../../model/openai.js';
+import { isRecord } from '../../util/guards.js';
 
 export interface OpenAIExample {
   messages: ChatMessage[];
@@ -13,6 +15,10 @@ export interface OpenAIExample {
 export interface OpenAIExportOptions {
   /** Keep the assistants' reasoning_content (most fine-tuning APIs reject the field). */
   reasoning?: boolean;
+}
+
+function isToolSpec(v: unknown): v is ToolSpec {
+  return isRecord(v) && v.type === 'function' && isRecord(v.function) && typeof v.function.name === 'string' && typeof v.function.description === 'string' && isRecord(v.function.parameters);
 }
 
 /** A message with only the fields chat fine-tuning accepts. */
@@ -41,8 +47,15 @@ export function fromOpenAIJsonl(text: string): OpenAIExample[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((line, i) => {
-      const ex = JSON.parse(line) as OpenAIExample;
-      if (!Array.isArray(ex.messages)) throw new Error(`line ${i + 1} has no messages array`);
-      return ex;
+      const ex: unknown = JSON.parse(line);
+      if (!isRecord(ex) || !Array.isArray(ex.messages)) throw new Error(`line ${i + 1} has no messages array`);
+      const messages: unknown[] = ex.messages;
+      if (!messages.every(isChatMessage)) {
+        throw new Error(`line ${i + 1}: message ${messages.findIndex((m) => !isChatMessage(m)) + 1} is not a chat message (role, content)`);
+      }
+      const tools: unknown = ex.tools;
+      if (tools === undefined) return { ...ex, messages };
+      if (!Array.isArray(tools) || !tools.every(isToolSpec)) throw new Error(`line ${i + 1}: tools is not a list of function tools`);
+      return { ...ex, messages, tools };
     });
 }

@@ -3,6 +3,7 @@
 // and anything the body throws becomes an error result instead of a crash.
 import type { ToolSpec } from '../../model/types.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
+import { errnoCode, errorMessage } from '../../util/errors.js';
 
 /** An error meant for the model: its message is the whole observation. */
 export class ToolError extends Error {
@@ -70,9 +71,9 @@ export function defineTool(def: ToolDefinition): Tool {
         return typeof result === 'string' ? { output: result } : result;
       } catch (err) {
         if (err instanceof ToolError) return { output: `Error: ${err.message}`, isError: true };
-        const code = (err as NodeJS.ErrnoException).code;
+        const code = errnoCode(err);
         // System errors name host paths; show the model its own view of them.
-        const message = String((err as Error).message).replaceAll(ctx.workspace.root, ctx.workdir);
+        const message = errorMessage(err).replaceAll(ctx.workspace.root, ctx.workdir);
         return { output: `Error: ${def.name} failed${code ? ` (${code})` : ''}: ${message}`, isError: true };
       }
     },

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { BoundedReadError, readBounded } from '../../util/bounded-read.js';
 import { ToolError } from './define.js';
 import type { ToolContext } from './types.js';
+import { errnoCode } from '../../util/errors.js';
 
 export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
@@ -63,12 +64,12 @@ export function writeFileSafely(ctx: ToolContext, host: string, content: string)
     fd = openSync(host, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
     created = true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (errnoCode(err) !== 'EEXIST') throw err;
     try {
       fd = openSync(host, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (err2) {
       // ENXIO: a FIFO without a reader; ELOOP: a symlink swapped in since the path was resolved.
-      const code = (err2 as NodeJS.ErrnoException).code;
+      const code = errnoCode(err2);
       if (code === 'ENXIO' || code === 'ELOOP') throw new ToolError('the target is not a regular file');
       throw err2;
     }

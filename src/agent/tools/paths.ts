@@ -9,6 +9,7 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { ToolError } from './define.js';
 import type { ToolContext } from './types.js';
+import { errnoCode } from '../../util/errors.js';
 
 export interface ResolvedPath {
   /** The real path on the host (symlinks resolved). */
@@ -35,7 +36,7 @@ export function resolveReal(p: string, depth = 0): string {
   try {
     return realpathSync(p);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ELOOP') throw new ToolError('too many levels of symbolic links');
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
   }

@@ -63,7 +63,7 @@ const DIGITS = '0123456789';
 export function otherString(src: string, random: Random): string | null {
   const m = /^([A-Za-z]*)('''|"""|'|"|`)([\s\S]*)\2$/.exec(src);
   if (!m) return null;
-  const [, prefix, quote, body] = m as unknown as [string, string, string, string];
+  const [, prefix, quote, body] = m;
   if (/[fF]/.test(prefix) || body.includes('\\') || (quote === '`' && body.includes('${'))) return null;
   if (body === '') return `${prefix}${quote}${pick([...LOWER], random)}${quote}`;
   const spots = [...body].map((c, i) => ({ c, i })).filter(({ c }) => LOWER.includes(c) || UPPER.includes(c) || DIGITS.includes(c));

@@ -1,19 +1,11 @@
 // Procedural bug candidates: one operator applied at one site of one source
 // file, chosen by a seed. Every candidate parses and differs from the original.
+import type { BugEdit } from '../../task/task.js';
 import { fileDiff } from '../../util/diff.js';
 import { deriveSeed, rng } from '../../util/rng.js';
 import type { SourceFile } from '../sources.js';
 import { parse, parsesCleanly, type Node } from '../../util/syntax.js';
 import { operatorsFor, type Family, type Operator } from './index.js';
-
-/** Where and how a bug was made: recorded in the task's provenance. */
-export interface BugEdit {
-  operator: string;
-  family: Family;
-  file: string;
-  line: number;
-  column: number;
-}
 
 export interface ProceduralAttempt {
   operator: string;

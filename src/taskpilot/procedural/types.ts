@@ -1,6 +1,7 @@
+import type { BugFamily } from '../../task/task.js';
 import type { Node, SyntaxLanguage } from '../../util/syntax.js';
 
-export type Family = 'operations' | 'control' | 'removal' | 'class' | 'llm';
+export type Family = BugFamily;
 
 /** One text replacement in a file: [start, end) in string indices. */
 export interface Edit {

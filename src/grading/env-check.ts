@@ -1,11 +1,12 @@
 // `env check`: build the dependency layer, run the reference suite twice in
 // fresh sandboxed workspaces, and accept the environment only if the runs are
 // trustworthy, at least 80% of tests pass, and no test is flaky.
-import { runTests, type TestRun } from '../grading/testrun.js';
+import { buildEnvironment, type BuiltEnv } from '../env/build.js';
+import type { LoadedEnv } from '../env/load.js';
+import { envWorkspace } from '../env/workspace.js';
 import type { Runtime } from '../runtime/types.js';
-import { buildEnvironment, type BuiltEnv } from './build.js';
-import type { LoadedEnv } from './load.js';
-import { envWorkspace } from './workspace.js';
+import { errorMessage } from '../util/errors.js';
+import { runTests, type TestRun } from './testrun.js';
 
 export const MIN_PASS_SHARE = 0.8;
 
@@ -64,7 +65,7 @@ export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Prom
   try {
     built = await buildEnvironment(env, { dataDir: opts.dataDir, runtime: opts.runtime, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
   } catch (err) {
-    return { ...base, accepted: false, reasons: [`the dependency layer could not be built: ${(err as Error).message}`] };
+    return { ...base, accepted: false, reasons: [`the dependency layer could not be built: ${errorMessage(err)}`] };
   }
   const runs: TestRun[] = [];
   const provisionMs: number[] = [];
