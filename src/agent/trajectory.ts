@@ -7,6 +7,9 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path';
 import type { ChatMessage, TurnTokens } from '../model/types.js';
 import type { AgentLimits } from './limits.js';
+import { errorMessage } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
+import { isChatMessage } from '../model/openai.js';
 
 export const TRAJECTORY_SCHEMA = 'frognano.trajectory/v1';
 
@@ -108,13 +111,15 @@ export function parseTrajectoryLines(text: string): Trajectory {
   if (lines.at(-1) === '') lines.pop();
   let t: Trajectory | undefined;
   lines.forEach((line, i) => {
-    let e: TrajectoryEvent;
+    let parsed: unknown;
     try {
-      e = JSON.parse(line) as TrajectoryEvent;
+      parsed = JSON.parse(line);
     } catch (err) {
       if (i === lines.length - 1) return;
-      throw new Error(`trajectory line ${i + 1} is not JSON: ${(err as Error).message}`);
+      throw new Error(`trajectory line ${i + 1} is not JSON: ${errorMessage(err)}`);
     }
+    if (!isEvent(parsed)) throw new Error(`trajectory line ${i + 1} is not a trajectory event`);
+    const e = parsed;
     if (e.type === 'start') {
       if (e.schema !== TRAJECTORY_SCHEMA) throw new Error(`unknown trajectory schema ${String(e.schema)}`);
       t = newTrajectory(e.meta);
@@ -123,6 +128,23 @@ export function parseTrajectoryLines(text: string): Trajectory {
   });
   if (!t) throw new Error('trajectory has no start event');
   return t;
+}
+
+/** An event's shape as far as the loader relies on it: its type and the field that type carries. */
+function isEvent(x: unknown): x is TrajectoryEvent {
+  if (!isRecord(x)) return false;
+  switch (x.type) {
+    case 'start':
+      return isRecord(x.meta);
+    case 'message':
+      return isChatMessage(x.message);
+    case 'turn':
+      return isRecord(x.turn) && typeof x.turn.index === 'number';
+    case 'end':
+      return typeof x.stopReason === 'string';
+    default:
+      return false;
+  }
 }
 
 export function loadTrajectory(path: string): Trajectory {

@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { UserError } from '../util/errors.js';
 import { SPEC_FILE } from './load.js';
 import { validateSpec, type EnvironmentSpec, type Language, type ReportFormat } from './spec.js';
+import { isRecord } from '../util/guards.js';
 
 export interface InferOptions {
   name?: string;
@@ -19,7 +20,8 @@ export interface InferOptions {
 
 function readJson(path: string): Record<string, unknown> | null {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return isRecord(data) ? data : null;
   } catch {
     return null;
   }
@@ -63,7 +65,7 @@ function existingPaths(dir: string, candidates: string[]): string[] {
 
 function inferJs(dir: string): Inferred {
   const pkg = readJson(join(dir, 'package.json')) ?? {};
-  const deps = { ...(pkg.dependencies as object), ...(pkg.devDependencies as object) } as Record<string, string>;
+  const deps = { ...(isRecord(pkg.dependencies) ? pkg.dependencies : {}), ...(isRecord(pkg.devDependencies) ? pkg.devDependencies : {}) };
   const hasDeps = Object.keys(deps).length > 0;
   const setup = hasDeps ? [existsSync(join(dir, 'package-lock.json')) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund'] : [];
   const layer = hasDeps ? ['node_modules'] : [];

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { starterEnvsDir } from '../util/paths.js';
 import { SpecError, validateSpec, type EnvironmentSpec } from './spec.js';
+import { errorMessage } from '../util/errors.js';
 
 export const SPEC_FILE = 'environment.json';
 
@@ -21,7 +22,7 @@ export function parseSpecText(text: string, where: string): EnvironmentSpec {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new SpecError(where, [{ field: '(file)', problem: `is not valid JSON (${(err as Error).message})`, fix: 'correct the JSON syntax' }]);
+    throw new SpecError(where, [{ field: '(file)', problem: `is not valid JSON (${errorMessage(err)})`, fix: 'correct the JSON syntax' }]);
   }
   return validateSpec(raw, where);
 }

@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Store } from '../store/store.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
 import { inferSpec, type InferOptions } from './infer.js';
 import { loadSpecFile, SPEC_FILE, starterEnvs, type LoadedEnv } from './load.js';
@@ -42,7 +42,7 @@ export async function addEnvironment(store: Store, target: string, opts: InferOp
       spec = inferSpec(tmp, { git: target, ref }, opts);
     } catch (err) {
       if (err instanceof UserError) throw err;
-      throw new UserError(`could not clone ${target}: ${(err as Error).message}`, 'check the URL and that this machine can reach it');
+      throw new UserError(`could not clone ${target}: ${errorMessage(err)}`, 'check the URL and that this machine can reach it');
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

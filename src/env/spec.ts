@@ -2,6 +2,7 @@
 // See docs/environments.md for the format and the conventions.
 
 import { REPORT_FORMATS, type ReportFormat } from '../report/types.js';
+import { isOneOf, isRecord, isStringArray } from '../util/guards.js';
 
 export { REPORT_FORMATS, type ReportFormat };
 
@@ -56,14 +57,6 @@ type Problem = { field: string; problem: string; fix: string };
 
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string');
-}
-
 function safeRelative(p: string): boolean {
   return p.length > 0 && !p.startsWith('/') && !p.split('/').includes('..');
 }
@@ -86,7 +79,7 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
   }
   const description = raw.description ?? '';
   if (typeof description !== 'string') bad('description', 'is not a string', 'write a one-line description');
-  if (!LANGUAGES.includes(raw.language as Language)) {
+  if (!isOneOf(LANGUAGES, raw.language)) {
     bad('language', `${JSON.stringify(raw.language)} is not supported`, `use one of ${LANGUAGES.join(', ')}`);
   }
 
@@ -117,7 +110,7 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
     const report = test.report;
     if (!isRecord(report)) bad('test.report', 'is missing', 'add { "format": "tap" | "junit" | "jest-json", "from": "stdout" | "file" }');
     else {
-      if (!REPORT_FORMATS.includes(report.format as ReportFormat)) {
+      if (!isOneOf(REPORT_FORMATS, report.format)) {
         bad('test.report.format', `${JSON.stringify(report.format)} is not supported`, `use one of ${REPORT_FORMATS.join(', ')}`);
       }
       if (report.from !== 'stdout' && report.from !== 'file') bad('test.report.from', `is ${JSON.stringify(report.from)}`, 'use "stdout" or "file"');
@@ -142,22 +135,33 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
   }
 
   if (problems.length > 0) throw new SpecError(where, problems);
-  const t = test as Record<string, unknown>;
+  // Every field was checked above; these narrow the types for the compiler.
+  const t = isRecord(test) ? test : {};
+  const report = isRecord(t.report) ? t.report : {};
+  const from = report.from === 'file' ? 'file' : 'stdout';
+  const src = sourceOf(source);
+  if (typeof raw.name !== 'string' || typeof description !== 'string' || !isOneOf(LANGUAGES, raw.language) || !src || !isStringArray(setup) || !isStringArray(layer)
+    || !isStringArray(t.command) || !isOneOf(REPORT_FORMATS, report.format) || !isStringArray(raw.testPaths) || typeof timeoutSec !== 'number') {
+    throw new SpecError(where, [{ field: 'spec', problem: 'changed while it was checked', fix: 'check it again' }]);
+  }
+  const env = Object.fromEntries(Object.entries(isRecord(t.env) ? t.env : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
   return {
     schema: SPEC_SCHEMA,
-    name: raw.name as string,
-    description: description as string,
-    language: raw.language as Language,
-    source: source as SourceSpec,
-    setup: setup as string[],
-    layer: layer as string[],
-    test: {
-      command: t.command as string[],
-      report: t.report as TestSpec['report'],
-      env: (t.env as Record<string, string>) ?? {},
-      ...(typeof t.canary === 'string' ? { canary: t.canary } : {}),
-    },
-    testPaths: raw.testPaths as string[],
-    timeoutSec: timeoutSec as number,
+    name: raw.name,
+    description,
+    language: raw.language,
+    source: src,
+    setup,
+    layer,
+    test: { command: t.command, report: { format: report.format, from }, env, ...(typeof t.canary === 'string' ? { canary: t.canary } : {}) },
+    testPaths: raw.testPaths,
+    timeoutSec,
   };
+}
+
+function sourceOf(x: unknown): SourceSpec | null {
+  if (!isRecord(x)) return null;
+  if (typeof x.path === 'string') return { path: x.path };
+  if (typeof x.git === 'string') return { git: x.git, ...(typeof x.ref === 'string' ? { ref: x.ref } : {}) };
+  return null;
 }

@@ -83,12 +83,7 @@ export class Store {
   }
 
   environments(): RegisteredEnv[] {
-    const rows = this.db.prepare('SELECT * FROM environments ORDER BY name').all() as {
-      spec_json: string;
-      base_dir: string;
-      origin: string;
-      added_at: string;
-    }[];
+    const rows = this.db.prepare<[], { spec_json: string; base_dir: string; origin: string; added_at: string }>('SELECT * FROM environments ORDER BY name').all();
     return rows.map((r) => ({ spec: JSON.parse(r.spec_json), baseDir: r.base_dir, origin: r.origin, addedAt: r.added_at }));
   }
 
@@ -113,11 +108,11 @@ export class Store {
   /** The latest check of each environment. */
   latestChecks(): Map<string, { accepted: boolean; checkedAt: string; summary: Record<string, unknown> }> {
     const rows = this.db
-      .prepare(
+      .prepare<[], { env: string; accepted: number; checked_at: string; summary_json: string }>(
         `SELECT env, accepted, checked_at, summary_json FROM env_checks c
          WHERE id = (SELECT MAX(id) FROM env_checks WHERE env = c.env)`,
       )
-      .all() as { env: string; accepted: number; checked_at: string; summary_json: string }[];
+      .all();
     return new Map(rows.map((r) => [r.env, { accepted: r.accepted === 1, checkedAt: r.checked_at, summary: JSON.parse(r.summary_json) }]));
   }
 
@@ -131,11 +126,11 @@ export class Store {
 
   /** Bug keys of the stored tasks of an environment (to reject duplicates). */
   taskBugKeys(env: string): string[] {
-    return (this.db.prepare('SELECT bug_key FROM tasks WHERE env = ?').all(env) as { bug_key: string }[]).map((r) => r.bug_key);
+    return this.db.prepare<[string], { bug_key: string }>('SELECT bug_key FROM tasks WHERE env = ?').all(env).map((r) => r.bug_key);
   }
 
   taskCount(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n;
+    return this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM tasks').get()?.n ?? 0;
   }
 
   /** One training step's metrics (a resumed step overwrites its earlier row). */
@@ -144,7 +139,7 @@ export class Store {
   }
 
   trainMetrics(run: string): unknown[] {
-    const rows = this.db.prepare('SELECT metrics_json FROM train_metrics WHERE run = ? ORDER BY step').all(run) as { metrics_json: string }[];
+    const rows = this.db.prepare<[string], { metrics_json: string }>('SELECT metrics_json FROM train_metrics WHERE run = ? ORDER BY step').all(run);
     return rows.map((r) => JSON.parse(r.metrics_json) as unknown);
   }
 

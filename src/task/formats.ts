@@ -8,10 +8,17 @@
 import { chmodSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { matchesAny } from '../util/glob.js';
+import { isRecord, isStringArray } from '../util/guards.js';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { TASK_SCHEMA, type Task } from './task.js';
 
 type Extra = Pick<Task, 'bugPatch' | 'fixPatch' | 'hiddenFiles' | 'heldBack' | 'grading' | 'knobs' | 'provenance' | 'stats'> & { env: Task['env'] };
+
+/** Our own fields as toSweBench wrote them, checked as far as a task is read from them. */
+function isExtra(x: unknown): x is Extra {
+  return isRecord(x) && typeof x.bugPatch === 'string' && typeof x.fixPatch === 'string' && isStringArray(x.hiddenFiles) && isRecord(x.env)
+    && isRecord(x.knobs) && isRecord(x.provenance) && isRecord(x.stats);
+}
 
 function extra(t: Task): Extra {
   return {
@@ -72,7 +79,7 @@ export interface ForeignContext {
 export async function fromRecord(format: 'swebench' | 'swesmith', rec: Record<string, unknown>, foreign?: ForeignContext): Promise<Task> {
   const f2p = list(rec.FAIL_TO_PASS, 'FAIL_TO_PASS');
   const p2p = list(rec.PASS_TO_PASS, 'PASS_TO_PASS');
-  const own = rec.frognano as Extra | undefined;
+  const own = isExtra(rec.frognano) ? rec.frognano : undefined;
   const base = {
     schema: TASK_SCHEMA as typeof TASK_SCHEMA,
     id: String(rec.instance_id),

@@ -19,6 +19,7 @@ import type { LlmGenerator } from './llm.js';
 import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
 import { EnvValidator, type RejectReason } from './validate.js';
+import { errorMessage } from '../util/errors.js';
 
 export const STRATEGIES: Strategy[] = ['procedural', 'combine', 'llm-modify', 'llm-rewrite'];
 
@@ -138,7 +139,7 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
     instruction,
     FAIL_TO_PASS: verdict.f2p,
     PASS_TO_PASS: verdict.p2p,
-    hiddenFiles: canHide ? [...new Set(files as string[])].sort() : [],
+    hiddenFiles: canHide ? [...new Set(files.filter((f): f is string => Boolean(f)))].sort() : [],
     ...(heldBack.length ? { heldBack } : {}),
     grading: verdict.grading,
     knobs: {
@@ -187,7 +188,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
     try {
       built = await buildEnvironment(env, { dataDir: opts.dataDir, runtime: opts.runtime });
     } catch (err) {
-      stats.errors.push(`${env.spec.name}: ${(err as Error).message}`);
+      stats.errors.push(`${env.spec.name}: ${errorMessage(err)}`);
       continue;
     }
     const validator =
@@ -239,7 +240,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       // By candidate, not by which validation finished first: combinations are drawn from this list.
       if (task) w.singles[k] = { task, files: c.files, edits: c.edits };
     } catch (err) {
-      stats.errors.push(`${c.env}: ${(err as Error).message.split('\n')[0]}`);
+      stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
       tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
     }
     opts.onProgress?.(stats);
@@ -254,7 +255,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       try {
         await validateOne(c, w.validator, w.built, opts, stats);
       } catch (err) {
-        stats.errors.push(`${c.env}: ${(err as Error).message.split('\n')[0]}`);
+        stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
         tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
       }
       opts.onProgress?.(stats);

@@ -25,6 +25,7 @@ import { git } from '../util/git.js';
 import { envWorkspace } from '../env/workspace.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { checkedLayout } from './grading-check.js';
+import { errorMessage } from '../util/errors.js';
 
 export type RejectReason =
   | 'apply-failed'
@@ -143,7 +144,7 @@ export class EnvValidator {
     try {
       ws = await this.workspace(c.bugPatch);
     } catch (err) {
-      return { valid: false, reason: 'apply-failed', detail: (err as Error).message };
+      return { valid: false, reason: 'apply-failed', detail: errorMessage(err) };
     }
     const started = performance.now();
     try {
@@ -188,7 +189,7 @@ export class EnvValidator {
       try {
         await ws.applyPatch(c.fixPatch);
       } catch (err) {
-        return { valid: false, reason: 'fix-fails', detail: `the reference fix does not apply: ${(err as Error).message}` };
+        return { valid: false, reason: 'fix-fails', detail: `the reference fix does not apply: ${errorMessage(err)}` };
       }
       if (await this.differsFromSnapshot(ws)) return { valid: false, reason: 'fix-fails', detail: 'the reference fix does not restore the original code' };
       const fixed = await this.run(ws);

@@ -9,7 +9,7 @@ function ifElseBodies(node: Node): [Node, Node] | null {
   if (!consequence) return null;
   if (node.type === 'if_statement' && consequence.type === 'block') {
     // Python: exactly one alternative, an else_clause.
-    const alts = node.childrenForFieldName('alternative').filter(Boolean) as Node[];
+    const alts = node.childrenForFieldName('alternative').filter((n): n is Node => n !== null);
     if (alts.length !== 1 || alts[0]!.type !== 'else_clause') return null;
     const body = alts[0]!.childForFieldName('body');
     return body ? [consequence, body] : null;
