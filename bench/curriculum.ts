@@ -51,9 +51,16 @@ const curricula = values.curricula!.split(',');
 if (!curricula.every((c) => isOneOf(CURRICULA, c))) throw new Error(`--curricula takes some of ${CURRICULA.join(', ')}`);
 const base: TrainConfig = {
   ...TRAIN_DEFAULTS,
-  envs: values.envs!.split(','), heldOut: values['held-out']!.split(','),
-  track, extend: Number(values.extend),
-  budget: Number(values.budget), steps: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: Number(values['eval-tasks']), initialTasks: 4,
+  envs: values.envs!.split(','),
+  heldOut: values['held-out']!.split(','),
+  track,
+  extend: Number(values.extend),
+  budget: Number(values.budget),
+  steps: 1000,
+  timeLimitMin: 0,
+  evalEvery: 2,
+  evalTasks: Number(values['eval-tasks']),
+  initialTasks: 4,
 };
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
@@ -64,13 +71,29 @@ const testRuns = new TestRunCache();
 mkdirSync(values.out!, { recursive: true });
 
 /** groups / heldChecks: training groups and replay checks that held (absent in results from before replay checks). */
-interface RunResult { curriculum: CurriculumName; seed: number; heldOut: HeldOutPoint[]; nonDegenerate: number; groups?: number; heldChecks?: number; rollouts: number; minutes: number }
+interface RunResult {
+  curriculum: CurriculumName;
+  seed: number;
+  heldOut: HeldOutPoint[];
+  nonDegenerate: number;
+  groups?: number;
+  heldChecks?: number;
+  rollouts: number;
+  minutes: number;
+}
 const optional = (v: unknown, type: 'number' | 'object') => v === undefined || typeof v === type;
 const isHeldOutPoint = (v: unknown): v is HeldOutPoint =>
-  isRecord(v) && ['step', 'rollouts', 'solveRate'].every((k) => typeof v[k] === 'number') && ['solved', 'attempts', 'reach'].every((k) => optional(v[k], 'number')) && optional(v.reachByTask, 'object');
+  isRecord(v) &&
+  ['step', 'rollouts', 'solveRate'].every((k) => typeof v[k] === 'number') &&
+  ['solved', 'attempts', 'reach'].every((k) => optional(v[k], 'number')) &&
+  optional(v.reachByTask, 'object');
 const isRunResult = (v: unknown): v is RunResult =>
-  isRecord(v) && isOneOf(CURRICULA, v.curriculum) && ['seed', 'nonDegenerate', 'rollouts', 'minutes'].every((k) => typeof v[k] === 'number') &&
-  ['groups', 'heldChecks'].every((k) => optional(v[k], 'number')) && Array.isArray(v.heldOut) && v.heldOut.every(isHeldOutPoint);
+  isRecord(v) &&
+  isOneOf(CURRICULA, v.curriculum) &&
+  ['seed', 'nonDegenerate', 'rollouts', 'minutes'].every((k) => typeof v[k] === 'number') &&
+  ['groups', 'heldChecks'].every((k) => optional(v[k], 'number')) &&
+  Array.isArray(v.heldOut) &&
+  v.heldOut.every(isHeldOutPoint);
 /** An earlier run's results (--report-only), checked: the file may be from an older version of this script. */
 function readResults(path: string): RunResult[] {
   const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
@@ -83,15 +106,41 @@ for (const seed of values['report-only'] ? [] : seeds) {
     const runDir = join(dataDir, 'runs', `${curriculum}-${seed}`);
     rmSync(runDir, { recursive: true, force: true });
     const t0 = Date.now();
-    const state = await train({ ...base, curriculum, seed }, {
-      envs, runtime, dataDir, runDir, bankDir: join(dataDir, 'bank'), runName: `bench-${curriculum}-${seed}`, verdicts, testRuns, learner: new EmbeddedLearner(base),
-      onEvent: (e) => {
-        if (e.kind === 'eval') console.error(`${curriculum} seed ${seed}: held-out ${heldOutRate(e)}${e.reach === undefined ? '' : ` (reach ${(100 * e.reach).toFixed(1)}%)`} at ${e.rollouts} rollouts`);
-        if (e.kind === 'step') console.error(`${curriculum} seed ${seed}: step ${e.metrics.step}, ${e.metrics.rollouts} rollouts, reward ${e.metrics.meanReward.toFixed(2)}, non-degenerate ${e.metrics.nonDegenerate}/${e.metrics.groups}`);
+    const state = await train(
+      { ...base, curriculum, seed },
+      {
+        envs,
+        runtime,
+        dataDir,
+        runDir,
+        bankDir: join(dataDir, 'bank'),
+        runName: `bench-${curriculum}-${seed}`,
+        verdicts,
+        testRuns,
+        learner: new EmbeddedLearner(base),
+        onEvent: (e) => {
+          if (e.kind === 'eval')
+            console.error(
+              `${curriculum} seed ${seed}: held-out ${heldOutRate(e)}${e.reach === undefined ? '' : ` (reach ${(100 * e.reach).toFixed(1)}%)`} at ${e.rollouts} rollouts`,
+            );
+          if (e.kind === 'step')
+            console.error(
+              `${curriculum} seed ${seed}: step ${e.metrics.step}, ${e.metrics.rollouts} rollouts, reward ${e.metrics.meanReward.toFixed(2)}, non-degenerate ${e.metrics.nonDegenerate}/${e.metrics.groups}`,
+            );
+        },
       },
-    });
+    );
     const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
-    results.push({ curriculum, seed, heldOut: state.heldOut, nonDegenerate: share, groups: state.groups.total, heldChecks: state.groups.heldChecks ?? 0, rollouts: state.rolloutsUsed, minutes: (Date.now() - t0) / 60000 });
+    results.push({
+      curriculum,
+      seed,
+      heldOut: state.heldOut,
+      nonDegenerate: share,
+      groups: state.groups.total,
+      heldChecks: state.groups.heldChecks ?? 0,
+      rollouts: state.rolloutsUsed,
+      minutes: (Date.now() - t0) / 60000,
+    });
     writeFileSync(join(values.out!, 'curriculum.json'), JSON.stringify(results, null, 2));
   }
 }
@@ -115,17 +164,40 @@ function toUniform(runs: RunResult[], m: Measure): string {
   return got.length ? `${Math.round(meanOf(got))} (${got.length}/${runs.length} seeds)` : 'never';
 }
 
-const rows = curricula.filter((c) => results.some((r) => r.curriculum === c)).map((c) => {
-  const runs = results.filter((r) => r.curriculum === c);
-  const finals = runs.map((r) => final(r) ?? 0);
-  const reaches = runs.map((r) => final(r, reached)).filter((x): x is number => x !== undefined);
-  return [
-    c, `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`, runs.map((r) => (r.heldOut.length ? heldOutRate(r.heldOut.at(-1)!) : '-')).join(' '), toUniform(runs, solved),
-    reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-', toUniform(runs, reached),
-    `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}% (mean of ${runs.length} runs)`, runs.map((r) => `${r.groups ?? '?'}/${r.heldChecks ?? '?'}`).join(' '), `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
-  ];
-});
-console.log(table(['curriculum', 'final held-out (mean ± sd)', 'per seed', 'rollouts to uniform final', 'final held-out reach', 'rollouts to uniform final reach', 'non-degenerate groups', 'groups / replay checks held (per seed)', 'wall per run'], rows));
+const rows = curricula
+  .filter((c) => results.some((r) => r.curriculum === c))
+  .map((c) => {
+    const runs = results.filter((r) => r.curriculum === c);
+    const finals = runs.map((r) => final(r) ?? 0);
+    const reaches = runs.map((r) => final(r, reached)).filter((x): x is number => x !== undefined);
+    return [
+      c,
+      `${(100 * meanOf(finals)).toFixed(1)}% ± ${(100 * sd(finals)).toFixed(1)}`,
+      runs.map((r) => (r.heldOut.length ? heldOutRate(r.heldOut.at(-1)!) : '-')).join(' '),
+      toUniform(runs, solved),
+      reaches.length ? `${(100 * meanOf(reaches)).toFixed(1)}% ± ${(100 * sd(reaches)).toFixed(1)}` : '-',
+      toUniform(runs, reached),
+      `${(100 * meanOf(runs.map((r) => r.nonDegenerate))).toFixed(1)}% (mean of ${runs.length} runs)`,
+      runs.map((r) => `${r.groups ?? '?'}/${r.heldChecks ?? '?'}`).join(' '),
+      `${meanOf(runs.map((r) => r.minutes)).toFixed(1)} min`,
+    ];
+  });
+console.log(
+  table(
+    [
+      'curriculum',
+      'final held-out (mean ± sd)',
+      'per seed',
+      'rollouts to uniform final',
+      'final held-out reach',
+      'rollouts to uniform final reach',
+      'non-degenerate groups',
+      'groups / replay checks held (per seed)',
+      'wall per run',
+    ],
+    rows,
+  ),
+);
 
 /** One plot of a held-out measure against rollouts: each seed faint, the mean over seeds bold. */
 function plot(m: Measure, title: string, yLabel: string, file: string): void {
@@ -137,7 +209,10 @@ function plot(m: Measure, title: string, yLabel: string, file: string): void {
     for (const r of runs) series.push({ name: `${c} seed ${r.seed}`, group: c, faint: true, points: pts(r.heldOut) });
     // Mean over seeds at each evaluation index (runs evaluate on the same schedule).
     const n = Math.min(...runs.map((r) => pts(r.heldOut).length));
-    const points: [number, number][] = Array.from({ length: n }, (_, i) => [meanOf(runs.map((r) => pts(r.heldOut)[i]![0])), meanOf(runs.map((r) => pts(r.heldOut)[i]![1]))]);
+    const points: [number, number][] = Array.from({ length: n }, (_, i) => [
+      meanOf(runs.map((r) => pts(r.heldOut)[i]![0])),
+      meanOf(runs.map((r) => pts(r.heldOut)[i]![1])),
+    ]);
     series.push({ name: `${c} (mean of ${runs.length})`, group: c, bold: true, points });
   }
   writeFileSync(join(values.out!, file), linePlot({ title, xLabel: 'rollouts (probes included)', yLabel, series, yDomain: [0, 1] }));

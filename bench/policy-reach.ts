@@ -24,9 +24,15 @@ import { hitK, loadExamples, mean, pFix, splitExamples, type Example } from './r
 
 const { values } = parseArgs({
   options: {
-    tasks: { type: 'string' }, trajectories: { type: 'string' }, checkpoint: { type: 'string' },
-    'held-out': { type: 'string', default: 'md-tokens' }, attempts: { type: 'string', default: '10' }, fit: { type: 'boolean', default: false },
-    epochs: { type: 'string', default: '20' }, lr: { type: 'string', default: '0.1' }, drop: { type: 'string', default: '' },
+    tasks: { type: 'string' },
+    trajectories: { type: 'string' },
+    checkpoint: { type: 'string' },
+    'held-out': { type: 'string', default: 'md-tokens' },
+    attempts: { type: 'string', default: '10' },
+    fit: { type: 'boolean', default: false },
+    epochs: { type: 'string', default: '20' },
+    lr: { type: 'string', default: '0.1' },
+    drop: { type: 'string', default: '' },
   },
 });
 if (!values.tasks || !values.trajectories) throw new Error('pass --tasks DIR and --trajectories DIR (see the header of this file)');
@@ -36,7 +42,8 @@ const { examples, unreachable } = await loadExamples(values.tasks, values.trajec
 const { train, fresh, held } = splitExamples(examples, values['held-out']!);
 function report(label: string, p: LinearPolicy): void {
   const random = rng(1);
-  const row = (xs: Example[]) => `${String(xs.length).padStart(3)} tasks  p(fix) ${mean(xs.map((e) => pFix(p, e))).toFixed(3)}  fix within ${K} draws ${(100 * mean(xs.map((e) => hitK(p, e, K, random)))).toFixed(1)}%`;
+  const row = (xs: Example[]) =>
+    `${String(xs.length).padStart(3)} tasks  p(fix) ${mean(xs.map((e) => pFix(p, e))).toFixed(3)}  fix within ${K} draws ${(100 * mean(xs.map((e) => hitK(p, e, K, random)))).toFixed(1)}%`;
   console.log(`${label.padEnd(18)} fit half: ${row(train)} | fresh half: ${row(fresh)} | ${values['held-out']}: ${row(held)}`);
 }
 console.log(`${examples.length} single-bug tasks with a reachable fix; ${unreachable} unreachable (removal-like bugs no candidate undoes)`);
@@ -47,7 +54,8 @@ if (values.fit) {
   for (let epoch = 1; epoch <= Number(values.epochs); epoch++) {
     const grad = new Float64Array(FEATURE_DIM);
     for (const e of train) {
-      const pr = fitted.probabilities(e.feats), pf = pFix(fitted, e);
+      const pr = fitted.probabilities(e.feats),
+        pf = pFix(fitted, e);
       for (const k of e.fix) fitted.accumulate({ feats: e.feats, chosen: k, temperature: 1 }, pr[k]! / pf / train.length, grad);
     }
     fitted.update(grad, Number(values.lr));

@@ -16,7 +16,13 @@ import { readTask } from '../src/task/io.js';
 import { fixIndices, reachWithin } from '../src/policy/reach.js';
 
 /** One recorded task's first choice: candidates' features, the fix among them, and the bug's operator family. */
-export interface Example { id: string; env: string; family: string; feats: Sparse[]; fix: number[] }
+export interface Example {
+  id: string;
+  env: string;
+  family: string;
+  feats: Sparse[];
+  fix: number[];
+}
 
 /** Feature groups by slot, for ablations (--drop dense,hash). */
 export const groupOf = (i: number): 'dense' | 'hash' => (i < HASH_BASE ? 'dense' : 'hash');
@@ -27,7 +33,12 @@ function masked(f: Sparse, dropped: Set<string>): Sparse {
   return { idx: f.idx.filter((_, k) => keep[k]), val: f.val.filter((_, k) => keep[k]) };
 }
 
-export async function loadExamples(tasksDir: string, trajDir: string, policy: LinearPolicy, drop: string[] = []): Promise<{ examples: Example[]; unreachable: number }> {
+export async function loadExamples(
+  tasksDir: string,
+  trajDir: string,
+  policy: LinearPolicy,
+  drop: string[] = [],
+): Promise<{ examples: Example[]; unreachable: number }> {
   const dropped = new Set(drop);
   const examples: Example[] = [];
   let unreachable = 0;

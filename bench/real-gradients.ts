@@ -29,9 +29,13 @@ import { heldOutRate } from '../src/cli/train-report.js';
 
 const { values } = parseArgs({
   options: {
-    out: { type: 'string', default: '/tmp/rg' }, 'run-dir': { type: 'string', default: '.frognano/runs/real-gradients' },
-    steps: { type: 'string', default: String(TRAIN_DEFAULTS.steps) }, lr: { type: 'string', default: String(TRAIN_DEFAULTS.lr) },
-    epochs: { type: 'string', default: String(TRAIN_DEFAULTS.epochs) }, credit: { type: 'string', default: TRAIN_DEFAULTS.credit }, 'time-limit': { type: 'string', default: String(TRAIN_DEFAULTS.timeLimitMin) },
+    out: { type: 'string', default: '/tmp/rg' },
+    'run-dir': { type: 'string', default: '.frognano/runs/real-gradients' },
+    steps: { type: 'string', default: String(TRAIN_DEFAULTS.steps) },
+    lr: { type: 'string', default: String(TRAIN_DEFAULTS.lr) },
+    epochs: { type: 'string', default: String(TRAIN_DEFAULTS.epochs) },
+    credit: { type: 'string', default: TRAIN_DEFAULTS.credit },
+    'time-limit': { type: 'string', default: String(TRAIN_DEFAULTS.timeLimitMin) },
   },
 });
 const out = values.out!;
@@ -48,7 +52,14 @@ const KINDS = ['fail first', 'fail later', 'pass undone', 'pass kept first', 'pa
 const total = new Map<string, Float64Array>(KINDS.map((k) => [k, new Float64Array(D)]));
 const counts = new Map<string, number>(KINDS.map((k) => [k, 0]));
 
-const cfg = { ...TRAIN_DEFAULTS, credit, steps: Number(values.steps), lr: Number(values.lr), epochs: Number(values.epochs), timeLimitMin: Number(values['time-limit']) };
+const cfg = {
+  ...TRAIN_DEFAULTS,
+  credit,
+  steps: Number(values.steps),
+  lr: Number(values.lr),
+  epochs: Number(values.epochs),
+  timeLimitMin: Number(values['time-limit']),
+};
 const learner = new EmbeddedLearner(cfg);
 
 function observe(step: number, groups: ScoredGroup<EmbeddedTurn>[]): void {
@@ -57,7 +68,20 @@ function observe(step: number, groups: ScoredGroup<EmbeddedTurn>[]): void {
   for (const g of groups) {
     const rs = g.rollouts;
     const rewards = rs.map((r) => r.reward);
-    dump.push({ task: g.taskId, rewards, rollouts: rs.map((r) => decisionsOf(r.trajectory).map((d) => ({ chosen: d.chosen, undone: Boolean(d.undone), feats: d.feats.map((f) => { const k = f.idx.findIndex((i) => i >= D); return k < 0 ? [f.idx, f.val] : [f.idx.slice(0, k), f.val.slice(0, k)]; }) }))) });
+    dump.push({
+      task: g.taskId,
+      rewards,
+      rollouts: rs.map((r) =>
+        decisionsOf(r.trajectory).map((d) => ({
+          chosen: d.chosen,
+          undone: Boolean(d.undone),
+          feats: d.feats.map((f) => {
+            const k = f.idx.findIndex((i) => i >= D);
+            return k < 0 ? [f.idx, f.val] : [f.idx.slice(0, k), f.val.slice(0, k)];
+          }),
+        })),
+      ),
+    });
     if (g.degenerate) continue;
     const scales = decisionScales(g, estimator(TRAIN_DEFAULTS.advantage), credit); // as the trainer's update credits them
     rs.forEach((r, i) => {
@@ -78,10 +102,30 @@ function observe(step: number, groups: ScoredGroup<EmbeddedTurn>[]): void {
 }
 
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
-await train(
-  cfg,
-  { envs, learner, runtime: selectRuntime({ warn: (m) => console.error(m) }), dataDir: '.frognano', runDir, bankDir: join(runDir, 'tasks'), runName: 'real-gradients', onGroups: observe,
-    onEvent: (e) => { if (e.kind === 'eval') console.log(`held-out after step ${e.step}: ${heldOutRate(e)}`); } },
+await train(cfg, {
+  envs,
+  learner,
+  runtime: selectRuntime({ warn: (m) => console.error(m) }),
+  dataDir: '.frognano',
+  runDir,
+  bankDir: join(runDir, 'tasks'),
+  runName: 'real-gradients',
+  onGroups: observe,
+  onEvent: (e) => {
+    if (e.kind === 'eval') console.log(`held-out after step ${e.step}: ${heldOutRate(e)}`);
+  },
+});
+console.log(
+  `\nGradient by kind of decision (sum of scale x (phi(chosen) - E[phi]) over the run), decisions per kind: ${KINDS.map((k) => `${k} ${counts.get(k)}`).join(', ')}`,
 );
-console.log(`\nGradient by kind of decision (sum of scale x (phi(chosen) - E[phi]) over the run), decisions per kind: ${KINDS.map((k) => `${k} ${counts.get(k)}`).join(', ')}`);
-console.log(table(['feature', ...KINDS, 'sum'], [...DENSE_FEATURES.map((n, i) => { const row = KINDS.map((k) => total.get(k)![i]!); return [n, ...row.map((x) => x.toFixed(2)), row.reduce((a, b) => a + b, 0).toFixed(2)]; })]));
+console.log(
+  table(
+    ['feature', ...KINDS, 'sum'],
+    [
+      ...DENSE_FEATURES.map((n, i) => {
+        const row = KINDS.map((k) => total.get(k)![i]!);
+        return [n, ...row.map((x) => x.toFixed(2)), row.reduce((a, b) => a + b, 0).toFixed(2)];
+      }),
+    ],
+  ),
+);

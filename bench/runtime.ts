@@ -110,6 +110,10 @@ console.log(`workspace provisioning (${probe.spec.name}, ${PROVISION} runs): med
 mkdirSync('bench/out', { recursive: true });
 writeFileSync(
   'bench/out/runtime.json',
-  JSON.stringify({ date: new Date().toISOString(), runs: RUNS, overallRatio: boxTotal / bareTotal, provisionMedianMs: median(provisionMs), provisionMs, results }, null, 2),
+  JSON.stringify(
+    { date: new Date().toISOString(), runs: RUNS, overallRatio: boxTotal / bareTotal, provisionMedianMs: median(provisionMs), provisionMs, results },
+    null,
+    2,
+  ),
 );
 rmSync(dataDir, { recursive: true, force: true });

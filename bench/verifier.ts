@@ -76,7 +76,10 @@ for (const [i, t] of tasks.entries()) {
   }
   const ws = await agentWorkspace(t, built, runtime, dataDir);
   const c0 = performance.now();
-  scanTree(ws.root, built.layers.map((l) => l.rel));
+  scanTree(
+    ws.root,
+    built.layers.map((l) => l.rel),
+  );
   scanMs.push(performance.now() - c0);
   ws.dispose();
   let ok = true;
@@ -123,20 +126,28 @@ const summary = {
   scanMs: quantile(scanMs, 0.5),
   problems,
 };
-console.log(table(['measure', 'value'], [
-  ['reference fix earns 1 (every run)', pct(fixPass, n)],
-  ['empty change earns 0 (fail)', pct(emptyZero, n)],
-  ['static check false alarms on reference fixes', `${falseAlarms} of ${n}`],
-  ['tasks with honeypots', `${pct(withTwins.length, n)}, median ${summary.twinsMedian} twins`],
-  ['tasks with pytest files moved per grading', pct(summary.withMovedFiles, n)],
-  ['tasks with several failing tests', pct(several.length, n)],
-  ['tasks with a failing test the agent never sees', pct(unseen.length, n)],
-  ['tasks with a single failing test', pct(n - several.length, n)],
-  [`grading, median of ${full.length}: full / without layout`, `${summary.gradingMs.full.toFixed(0)} ms / ${summary.gradingMs.withoutLayout.toFixed(0)} ms`],
-  ['added per grading, median [IQR]', `${summary.addedMs.median.toFixed(0)} ms [${summary.addedMs.q1.toFixed(0)}, ${summary.addedMs.q3.toFixed(0)}]`],
-  ['full / without layout, median [IQR]', `${summary.ratio.median.toFixed(2)} [${summary.ratio.q1.toFixed(2)}, ${summary.ratio.q3.toFixed(2)}]`],
-  ['static check per change, median', `${summary.staticCheckUs.toFixed(0)} µs`],
-  ['workspace scan before the diff, median', `${summary.scanMs.toFixed(1)} ms`],
-]));
+console.log(
+  table(
+    ['measure', 'value'],
+    [
+      ['reference fix earns 1 (every run)', pct(fixPass, n)],
+      ['empty change earns 0 (fail)', pct(emptyZero, n)],
+      ['static check false alarms on reference fixes', `${falseAlarms} of ${n}`],
+      ['tasks with honeypots', `${pct(withTwins.length, n)}, median ${summary.twinsMedian} twins`],
+      ['tasks with pytest files moved per grading', pct(summary.withMovedFiles, n)],
+      ['tasks with several failing tests', pct(several.length, n)],
+      ['tasks with a failing test the agent never sees', pct(unseen.length, n)],
+      ['tasks with a single failing test', pct(n - several.length, n)],
+      [
+        `grading, median of ${full.length}: full / without layout`,
+        `${summary.gradingMs.full.toFixed(0)} ms / ${summary.gradingMs.withoutLayout.toFixed(0)} ms`,
+      ],
+      ['added per grading, median [IQR]', `${summary.addedMs.median.toFixed(0)} ms [${summary.addedMs.q1.toFixed(0)}, ${summary.addedMs.q3.toFixed(0)}]`],
+      ['full / without layout, median [IQR]', `${summary.ratio.median.toFixed(2)} [${summary.ratio.q1.toFixed(2)}, ${summary.ratio.q3.toFixed(2)}]`],
+      ['static check per change, median', `${summary.staticCheckUs.toFixed(0)} µs`],
+      ['workspace scan before the diff, median', `${summary.scanMs.toFixed(1)} ms`],
+    ],
+  ),
+);
 for (const p of problems) console.log(`PROBLEM ${p}`);
 if (values.out) writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`);

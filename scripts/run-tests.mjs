@@ -13,10 +13,8 @@ function find(dir) {
 }
 
 const filter = process.argv[2];
-const files = find('tests').filter((f) => !filter || f.includes(filter)).sort();
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' },
-);
+const files = find('tests')
+  .filter((f) => !filter || f.includes(filter))
+  .sort();
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

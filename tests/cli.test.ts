@@ -38,7 +38,19 @@ describe('frognano CLI', () => {
     const data = tempDir();
     const env = makeJsEnv({ 'tests/a.test.js': nodeTests({ one: 'assert.ok(true);', two: 'assert.equal(2, 2);' }) });
     const repo = join(env.baseDir, 'repo');
-    const added = await cli(['env', 'add', repo, '--name', 'toy-cli', '--test-command', 'node --test-reporter=tap tests/run-all.js', '--report', 'tap', '--data-dir', data]);
+    const added = await cli([
+      'env',
+      'add',
+      repo,
+      '--name',
+      'toy-cli',
+      '--test-command',
+      'node --test-reporter=tap tests/run-all.js',
+      '--report',
+      'tap',
+      '--data-dir',
+      data,
+    ]);
     assert.equal(added.code, 0, added.err);
     const checked = await cli(['env', 'check', 'toy-cli', '--data-dir', data]);
     assert.equal(checked.code, 0, checked.out + checked.err);
@@ -49,7 +61,17 @@ describe('frognano CLI', () => {
 
   it('names the field and fix of a malformed spec', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'environment.json'), JSON.stringify({ schema: 'frognano.environment/v1', name: 'x', language: 'python', source: { path: '.' }, test: { command: ['npm', 'test'], report: { format: 'tap', from: 'stdout' } }, testPaths: ['tests/**'] }));
+    writeFileSync(
+      join(dir, 'environment.json'),
+      JSON.stringify({
+        schema: 'frognano.environment/v1',
+        name: 'x',
+        language: 'python',
+        source: { path: '.' },
+        test: { command: ['npm', 'test'], report: { format: 'tap', from: 'stdout' } },
+        testPaths: ['tests/**'],
+      }),
+    );
     const r = await cli(['env', 'add', dir, '--data-dir', tempDir()]);
     assert.equal(r.code, 2);
     assert.match(r.err, /test\.command: runs a package script.*Fix: call the test runner directly/);

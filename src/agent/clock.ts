@@ -11,7 +11,10 @@ export class EpisodeClock {
   private readonly onAbort = () => this.cut.abort();
   private readonly cutShort: Promise<never>;
 
-  constructor(private readonly wallTimeMs: number, private readonly external?: AbortSignal) {
+  constructor(
+    private readonly wallTimeMs: number,
+    private readonly external?: AbortSignal,
+  ) {
     this.timer = setTimeout(() => {
       this.wallExpired = true;
       this.cut.abort();

@@ -20,7 +20,10 @@ function messageParts(messages: ChatMessage[]): unknown[] {
 export class ContextMeter {
   private last: { promptTokens: number; completionTokens?: number; at: number } | undefined;
 
-  constructor(private readonly messages: ChatMessage[], private readonly specs?: ToolSpec[]) {}
+  constructor(
+    private readonly messages: ChatMessage[],
+    private readonly specs?: ToolSpec[],
+  ) {}
 
   /** Records the usage the server reported for the turn whose reply is messages[at]. */
   observe(usage: { promptTokens?: number; completionTokens?: number } | undefined, at: number): void {

@@ -71,7 +71,11 @@ function decide(message: ChatMessage, calls: ToolCall[] | undefined, toolsetName
 
 function turnRecord(turn: ModelTurn, index: number, messageIndex: number, t0: number): TurnRecord {
   return {
-    index, messageIndex, startedAt: new Date(t0).toISOString(), ms: Date.now() - t0, finishReason: turn.finishReason,
+    index,
+    messageIndex,
+    startedAt: new Date(t0).toISOString(),
+    ms: Date.now() - t0,
+    finishReason: turn.finishReason,
     ...(turn.usage ? { usage: turn.usage } : {}),
     ...(turn.tokens ? { tokens: turn.tokens } : {}),
     ...(turn.logprob !== undefined ? { logprob: turn.logprob } : {}),
@@ -89,7 +93,11 @@ export async function runAgent<D>(opts: AgentOptions<D>): Promise<AgentResult<D>
   const clock = new EpisodeClock(limits.wallTimeMs, opts.signal);
   const traj = newTrajectory({
     ...(opts.taskId !== undefined ? { taskId: opts.taskId } : {}),
-    model: opts.model.name, toolset: toolsetName, protocol: native ? 'tools' : 'text', startedAt: new Date(clock.started).toISOString(), limits,
+    model: opts.model.name,
+    toolset: toolsetName,
+    protocol: native ? 'tools' : 'text',
+    startedAt: new Date(clock.started).toISOString(),
+    limits,
   });
   const emit = (e: TrajectoryEvent) => {
     applyEvent(traj, e);
@@ -110,15 +118,19 @@ export async function runAgent<D>(opts: AgentOptions<D>): Promise<AgentResult<D>
   let formatErrors = 0;
   try {
     for (;;) {
-      const limit = clock.interrupted()
-        ?? (steps >= limits.maxSteps ? 'step-limit' : context.tokens() > limits.maxContextTokens ? 'context-limit' : undefined);
+      const limit = clock.interrupted() ?? (steps >= limits.maxSteps ? 'step-limit' : context.tokens() > limits.maxContextTokens ? 'context-limit' : undefined);
       if (limit) return stop(limit);
       const t0 = Date.now();
       let turn: ModelTurn<D>;
       try {
-        turn = await clock.race(opts.model.turn({
-          messages: [...traj.messages], maxTokens: limits.maxTokensPerTurn, signal: clock.signal, ...(specs ? { tools: specs } : {}),
-        }));
+        turn = await clock.race(
+          opts.model.turn({
+            messages: [...traj.messages],
+            maxTokens: limits.maxTokensPerTurn,
+            signal: clock.signal,
+            ...(specs ? { tools: specs } : {}),
+          }),
+        );
       } catch (err) {
         const cut = clock.interrupted();
         return cut ? stop(cut) : stop('model-error', err instanceof Error ? err.message : String(err));

@@ -16,10 +16,7 @@ export interface TextAction {
   arguments: Record<string, unknown>;
 }
 
-export type TextParse =
-  | { kind: 'submit' }
-  | { kind: 'action'; action: TextAction }
-  | { kind: 'format-error'; message: string };
+export type TextParse = { kind: 'submit' } | { kind: 'action'; action: TextAction } | { kind: 'format-error'; message: string };
 
 const BASH_BLOCK = /```(?:bash|sh)[ \t]*\n([\s\S]*?)```/g;
 const TOOL_CALL = /<tool_call>([\s\S]*?)<\/tool_call>/g;
@@ -92,7 +89,9 @@ export function textProtocolPrompt(toolset: ToolsetName, tools: readonly Tool[])
       done,
     ].join('\n\n');
   }
-  const list = tools.map((t) => `- ${t.spec.function.name}: ${t.spec.function.description}\n  arguments (JSON Schema): ${JSON.stringify(t.spec.function.parameters)}`);
+  const list = tools.map(
+    (t) => `- ${t.spec.function.name}: ${t.spec.function.description}\n  arguments (JSON Schema): ${JSON.stringify(t.spec.function.parameters)}`,
+  );
   return [
     `You act by calling tools. The tools:\n${list.join('\n')}`,
     'Every reply must contain exactly ' + syntax(toolset),

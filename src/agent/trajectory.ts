@@ -14,15 +14,7 @@ import { isChatMessage } from '../model/openai.js';
 export const TRAJECTORY_SCHEMA = 'frognano.trajectory/v1';
 
 /** Why an episode ended. */
-export type StopReason =
-  | 'submitted'
-  | 'step-limit'
-  | 'turn-token-limit'
-  | 'context-limit'
-  | 'wall-time'
-  | 'format-errors'
-  | 'model-error'
-  | 'aborted';
+export type StopReason = 'submitted' | 'step-limit' | 'turn-token-limit' | 'context-limit' | 'wall-time' | 'format-errors' | 'model-error' | 'aborted';
 
 export interface TrajectoryMeta {
   taskId?: string;

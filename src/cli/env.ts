@@ -46,7 +46,13 @@ function list(ctx: CliContext, store: Store): number {
   const envs = allEnvironments(store);
   const checks = store.latestChecks();
   if (ctx.flags.json) {
-    ctx.out(JSON.stringify(envs.map((e) => ({ ...e.spec, builtin: e.builtin, lastCheck: checks.get(e.spec.name) ?? null })), null, 2));
+    ctx.out(
+      JSON.stringify(
+        envs.map((e) => ({ ...e.spec, builtin: e.builtin, lastCheck: checks.get(e.spec.name) ?? null })),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   const rows = envs.map((e) => {
@@ -103,7 +109,10 @@ function report(ctx: CliContext, results: CheckResult[]): void {
   const timed = results.filter((x) => x.tests.some((t) => t.meanMs !== undefined));
   if (timed.length > 0) ctx.out('\nslowest tests (mean of the runs):');
   for (const r of timed) {
-    const slow = r.tests.filter((t) => t.meanMs !== undefined).sort((a, b) => b.meanMs! - a.meanMs!).slice(0, 2);
+    const slow = r.tests
+      .filter((t) => t.meanMs !== undefined)
+      .sort((a, b) => b.meanMs! - a.meanMs!)
+      .slice(0, 2);
     ctx.out(`  ${r.name}: ${slow.map((t) => `${t.id} ${t.meanMs!.toFixed(1)} ms`).join('; ')}`);
   }
   ctx.out('per-test statuses of every run: --json, or the env_check_tests table in the store');

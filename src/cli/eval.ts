@@ -51,7 +51,8 @@ function slug(name: string): string {
 export async function evalCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   if (ctx.positionals.length) throw new UserError(`eval takes no positional arguments (got "${ctx.positionals.join(' ')}")`, 'pass the tasks with --tasks');
-  if (!f.model && !f['model-path']) throw new UserError('eval needs a model', 'pass --model embedded, --model scripted:oracle, --model NAME --base-url URL, or --model-path FILE.gguf');
+  if (!f.model && !f['model-path'])
+    throw new UserError('eval needs a model', 'pass --model embedded, --model scripted:oracle, --model NAME --base-url URL, or --model-path FILE.gguf');
   const k = intFlag(f.k, '--k', 1, 1);
   const attempts = intFlag(f.n, '--n', k, 1);
   if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
@@ -76,7 +77,10 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
             foreign: async (kind) => {
               const env = findEnvironment(store, foreignEnv);
               const built = await buildEnvironment(env, { dataDir: dir, runtime });
-              return { env: { name: env.spec.name, hash: built.hash, spec: env.spec }, reverse: (p: string) => reversePatch(built.snapshot, p, kind === 'swebench' ? 'fix' : 'bug') };
+              return {
+                env: { name: env.spec.name, hash: built.hash, spec: env.spec },
+                reverse: (p: string) => reversePatch(built.snapshot, p, kind === 'swebench' ? 'fix' : 'bug'),
+              };
             },
           }
         : {}),
@@ -94,7 +98,14 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
     const results = await runEval({
-      tasks, built, models, attempts, seed, workers, runtime, dataDir: dir,
+      tasks,
+      built,
+      models,
+      attempts,
+      seed,
+      workers,
+      runtime,
+      dataDir: dir,
       ...(trajectories ? { trajectoriesDir: resolve(trajectories) } : {}),
       maxSteps: intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1),
       onProgress: (p) => {
@@ -102,13 +113,23 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
         const filled = Math.round((width * p.done) / Math.max(1, p.total));
         const secs = (performance.now() - t0) / 1000;
         const eta = p.done > 0 && p.done < p.total ? ` eta ${Math.ceil(((p.total - p.done) * secs) / p.done)} s` : '';
-        progress.update(`eval [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.done}/${p.total} attempts | solved ${p.solvedTasks}/${tasks.length} tasks, ${p.passes}/${p.scored} attempts | infra ${p.infra}${eta}`);
+        progress.update(
+          `eval [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.done}/${p.total} attempts | solved ${p.solvedTasks}/${tasks.length} tasks, ${p.passes}/${p.scored} attempts | infra ${p.infra}${eta}`,
+        );
       },
     });
     progress.done();
     const report = buildReport(results, {
-      model: models.name, scripted: models.scripted, tasksSource: source, k, attemptsPerTask: attempts, seed, workers,
-      runtime: runtime.name, startedAt, totalMs: Math.round(performance.now() - t0),
+      model: models.name,
+      scripted: models.scripted,
+      tasksSource: source,
+      k,
+      attemptsPerTask: attempts,
+      seed,
+      workers,
+      runtime: runtime.name,
+      startedAt,
+      totalMs: Math.round(performance.now() - t0),
     });
     const out = resolve(stringFlag(f, 'out') ?? join(dir, 'evals', `${slug(models.name)}-seed${seed}.json`));
     mkdirSync(dirname(out), { recursive: true });

@@ -13,7 +13,8 @@ export function intFlag(value: unknown, flag: string, fallback: number, min = 0)
 export function numberFlag(value: unknown, flag: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < min) throw new UserError(`${flag} must be a number >= ${min}, got "${String(value)}"`);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n) || n < min)
+    throw new UserError(`${flag} must be a number >= ${min}, got "${String(value)}"`);
   return n;
 }
 

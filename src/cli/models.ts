@@ -49,15 +49,23 @@ export interface ModelFactory {
 }
 
 function scriptFile(path: string): ScriptedReply[] {
-  if (!existsSync(path)) throw new UserError(`no scripted model "${path}"`, 'use scripted:oracle, scripted:noop, or scripted:FILE.json with a JSON array of replies');
+  if (!existsSync(path))
+    throw new UserError(`no scripted model "${path}"`, 'use scripted:oracle, scripted:noop, or scripted:FILE.json with a JSON array of replies');
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new UserError(`${path} is not valid JSON: ${errorMessage(err)}`, 'a JSON array of replies: [{"toolCalls":[{"name":"Write","arguments":{...}}]}, {"content":"done"}]');
+    throw new UserError(
+      `${path} is not valid JSON: ${errorMessage(err)}`,
+      'a JSON array of replies: [{"toolCalls":[{"name":"Write","arguments":{...}}]}, {"content":"done"}]',
+    );
   }
   const replies = Array.isArray(value) ? value.map(fileReply) : [undefined];
-  if (!replies.every((r) => r !== undefined)) throw new UserError(`${path} is not a list of scripted replies`, 'each reply is {"content"?: string, "toolCalls"?: [{"name": string, "arguments": object}]}');
+  if (!replies.every((r) => r !== undefined))
+    throw new UserError(
+      `${path} is not a list of scripted replies`,
+      'each reply is {"content"?: string, "toolCalls"?: [{"name": string, "arguments": object}]}',
+    );
   return replies;
 }
 
@@ -81,7 +89,14 @@ function fileReply(r: unknown): ScriptedReply | undefined {
     ...(calls ? { toolCalls: calls } : {}),
     ...(typeof reasoning === 'string' ? { reasoning } : {}),
     ...(typeof finishReason === 'string' ? { finishReason } : {}),
-    ...(isRecord(usage) ? { usage: { ...(typeof usage.promptTokens === 'number' ? { promptTokens: usage.promptTokens } : {}), ...(typeof usage.completionTokens === 'number' ? { completionTokens: usage.completionTokens } : {}) } } : {}),
+    ...(isRecord(usage)
+      ? {
+          usage: {
+            ...(typeof usage.promptTokens === 'number' ? { promptTokens: usage.promptTokens } : {}),
+            ...(typeof usage.completionTokens === 'number' ? { completionTokens: usage.completionTokens } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -92,11 +107,13 @@ function scripted(name: string, make: (ep: Episode) => Promise<Model> | Model): 
 function scriptedFactory(spec: string): ModelFactory {
   if (spec === 'oracle') {
     return scripted('scripted:oracle', async (ep) => {
-      if (!ep.task || !ep.built) throw new UserError('scripted:oracle needs a task with a reference fix', 'use it with `frognano eval`; for `solve` pass --model scripted:FILE.json');
+      if (!ep.task || !ep.built)
+        throw new UserError('scripted:oracle needs a task with a reference fix', 'use it with `frognano eval`; for `solve` pass --model scripted:FILE.json');
       return oracleModel(await referenceFiles(ep.task, ep.built.snapshot));
     });
   }
-  if (spec === 'noop') return scripted('scripted:noop', () => new ScriptedModel([{ content: 'Scripted no-op model: submitting without changes.' }], { name: 'noop' }));
+  if (spec === 'noop')
+    return scripted('scripted:noop', () => new ScriptedModel([{ content: 'Scripted no-op model: submitting without changes.' }], { name: 'noop' }));
   const replies = scriptFile(spec);
   return scripted(`scripted:${basename(spec)}`, () => new ScriptedModel(replies, { name: basename(spec) }));
 }
@@ -135,7 +152,8 @@ export async function modelFactory(flags: Record<string, string | boolean | unde
   const checkpoint = stringFlag(flags, 'checkpoint');
   if (checkpoint !== undefined && model !== 'embedded') throw new UserError('--checkpoint is for --model embedded', 'pass --model embedded --checkpoint FILE');
   if (model === 'embedded') {
-    if (flags['model-path'] !== undefined || flags['base-url'] !== undefined) throw new UserError('--model embedded takes no --model-path or --base-url', 'drop them, or name a served model instead of embedded');
+    if (flags['model-path'] !== undefined || flags['base-url'] !== undefined)
+      throw new UserError('--model embedded takes no --model-path or --base-url', 'drop them, or name a served model instead of embedded');
     return embeddedFactory(checkpoint);
   }
   if (model?.startsWith('scripted:')) {
@@ -150,7 +168,10 @@ export async function modelFactory(flags: Record<string, string | boolean | unde
     if (typeof value === 'string') modelFlags[k] = value;
   }
   if (modelFlags.model === undefined && modelFlags['model-path'] === undefined) {
-    throw new UserError('no model given', 'pass --model embedded, --model scripted:oracle|noop|FILE.json, --model NAME --base-url URL, or --model-path FILE.gguf');
+    throw new UserError(
+      'no model given',
+      'pass --model embedded, --model scripted:oracle|noop|FILE.json, --model NAME --base-url URL, or --model-path FILE.gguf',
+    );
   }
   return sharedFactory(await createModel(modelFlags));
 }

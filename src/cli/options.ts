@@ -29,7 +29,10 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   eval: { ...MODEL, ...names('env format k n out seed tasks trajectories workers max-steps', str) },
   solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool },
   train: {
-    ...names('run curriculum envs held-out families steps budget batch group track extend advantage credit lr epochs learn workers seed target eval-tasks eval-every time-limit', str),
+    ...names(
+      'run curriculum envs held-out families steps budget batch group track extend advantage credit lr epochs learn workers seed target eval-tasks eval-every time-limit',
+      str,
+    ),
     fresh: bool,
   },
 };
@@ -55,12 +58,20 @@ function closest(name: string, known: string[]): string | undefined {
     }
     return row[b.length]!;
   };
-  return known.map((k) => ({ k, d: distance(name, k) })).filter((x) => x.d <= 2).sort((a, b) => a.d - b.d)[0]?.k;
+  return known
+    .map((k) => ({ k, d: distance(name, k) }))
+    .filter((x) => x.d <= 2)
+    .sort((a, b) => a.d - b.d)[0]?.k;
 }
 
 /** A command line the command's usage does not allow; `command` is the command it was for. */
 export class CommandLineError extends UserError {
-  constructor(message: string, hint: string | undefined, readonly command: string | undefined, readonly sub?: string) {
+  constructor(
+    message: string,
+    hint: string | undefined,
+    readonly command: string | undefined,
+    readonly sub?: string,
+  ) {
     super(message, hint);
   }
 }
@@ -84,8 +95,13 @@ export function parseCommandLine(argv: string[]): ParsedArgs {
     const option = Object.hasOwn(options, t.name) ? options[t.name] : undefined;
     if (!option) {
       const near = closest(t.name, Object.keys(options));
-      const elsewhere = Object.entries(COMMAND_OPTIONS).filter(([, o]) => Object.hasOwn(o, t.name)).map(([c]) => c);
-      throw fail(`unknown option ${t.rawName}`, near ? `did you mean --${near}?` : elsewhere.length ? `--${t.name} belongs to ${elsewhere.map((c) => `frognano ${c}`).join(', ')}` : undefined);
+      const elsewhere = Object.entries(COMMAND_OPTIONS)
+        .filter(([, o]) => Object.hasOwn(o, t.name))
+        .map(([c]) => c);
+      throw fail(
+        `unknown option ${t.rawName}`,
+        near ? `did you mean --${near}?` : elsewhere.length ? `--${t.name} belongs to ${elsewhere.map((c) => `frognano ${c}`).join(', ')}` : undefined,
+      );
     }
     if (option.type === 'string' && t.value === undefined) throw fail(`--${t.name} needs a value`, `write --${t.name} VALUE`);
     if (option.type === 'boolean' && t.inlineValue) throw fail(`--${t.name} takes no value`, `write --${t.name} alone`);

@@ -19,7 +19,8 @@ export type RepoTests = { spec: EnvironmentSpec } | { shell: string } | { unavai
 export function repoTests(snapshot: string, repo: string, testCommand: string | undefined, report: string | undefined): RepoTests {
   if (testCommand && !report) return { shell: testCommand };
   const format = report || undefined;
-  if (format !== undefined && !isOneOf(REPORT_FORMATS, format)) return { unavailable: `--report "${format}" is not supported (use one of ${REPORT_FORMATS.join(', ')})` };
+  if (format !== undefined && !isOneOf(REPORT_FORMATS, format))
+    return { unavailable: `--report "${format}" is not supported (use one of ${REPORT_FORMATS.join(', ')})` };
   try {
     return { spec: inferSpec(snapshot, { path: repo }, { ...(testCommand ? { testCommand } : {}), ...(format ? { report: format } : {}) }) };
   } catch (err) {
@@ -33,7 +34,11 @@ const SHELL_ID = 'the test command';
 const SHELL_TIMEOUT_MS = 10 * 60_000;
 
 /** One run of the tests on a fresh copy of the snapshot, with `patch` applied when given. */
-export async function runRepoTests(tests: RepoTests, ws: { snapshot: string; layers: { rel: string; host: string }[]; runtime: Runtime; baseDir: string }, patch?: string): Promise<TestRun | null> {
+export async function runRepoTests(
+  tests: RepoTests,
+  ws: { snapshot: string; layers: { rel: string; host: string }[]; runtime: Runtime; baseDir: string },
+  patch?: string,
+): Promise<TestRun | null> {
   if ('unavailable' in tests) return null;
   const w = await Workspace.create({ ...ws, ...(patch ? { patch } : {}) });
   try {
@@ -42,7 +47,14 @@ export async function runRepoTests(tests: RepoTests, ws: { snapshot: string; lay
     const res = await w.exec({ argv: ['sh', '-c', tests.shell], timeoutMs: SHELL_TIMEOUT_MS });
     const outcome = res.timedOut ? 'timeout' : res.spawnError ? 'infra-error' : 'completed';
     const status = res.exitCode === 0 ? 'passed' : 'failed';
-    return { outcome, exitCode: res.exitCode, exitAgrees: true, durationMs: res.durationMs, outputTail: '', tests: new Map([[SHELL_ID, { id: SHELL_ID, status }]]) };
+    return {
+      outcome,
+      exitCode: res.exitCode,
+      exitAgrees: true,
+      durationMs: res.durationMs,
+      outputTail: '',
+      tests: new Map([[SHELL_ID, { id: SHELL_ID, status }]]),
+    };
   } finally {
     w.dispose();
   }

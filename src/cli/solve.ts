@@ -186,19 +186,44 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     }
     if (f.json) {
       const check = comparison ? { ...comparison, worse } : { unavailable: uncheckedWhy(tests, before) };
-      ctx.out(JSON.stringify({ repo, model: models.name, stopReason: res.stopReason, steps: res.steps, diff, patchFile: out, tests: check, applied, ...(applyError ? { applyError } : {}) }, null, 2));
+      ctx.out(
+        JSON.stringify(
+          {
+            repo,
+            model: models.name,
+            stopReason: res.stopReason,
+            steps: res.steps,
+            diff,
+            patchFile: out,
+            tests: check,
+            applied,
+            ...(applyError ? { applyError } : {}),
+          },
+          null,
+          2,
+        ),
+      );
     } else {
       ctx.out(diff.trimEnd());
       ctx.out('');
       if (comparison) {
         ctx.out(`tests with the change: ${describeRun(after!)}`);
         for (const line of verdictLines(comparison)) ctx.out(`  ${line}`);
-        ctx.out(worse ? 'verdict: the change makes the tests WORSE' : comparison.fixed.length ? 'verdict: the change fixes tests and breaks none' : 'verdict: the change breaks no passing test (and fixes none)');
+        ctx.out(
+          worse
+            ? 'verdict: the change makes the tests WORSE'
+            : comparison.fixed.length
+              ? 'verdict: the change fixes tests and breaks none'
+              : 'verdict: the change breaks no passing test (and fixes none)',
+        );
       } else ctx.out(`verdict: unchecked (${uncheckedWhy(tests, before)})`);
       ctx.out(`diff saved to ${out}`);
       if (applied) ctx.out(`applied to ${repo}`);
       else if (applyError) ctx.err(`could not apply the diff to ${repo} (nothing was changed): ${applyError}`);
-      else ctx.out(`${repo} is unchanged. To apply: rerun with --apply, or run: git -C ${[repo, ...args.filter((a) => a !== '--whitespace=nowarn'), out].map(shellWord).join(' ')}`);
+      else
+        ctx.out(
+          `${repo} is unchanged. To apply: rerun with --apply, or run: git -C ${[repo, ...args.filter((a) => a !== '--whitespace=nowarn'), out].map(shellWord).join(' ')}`,
+        );
     }
     return applyError || worse ? 1 : 0;
   } finally {

@@ -36,7 +36,20 @@ valid ones as task directories.
   --model M --base-url URL [--api-key K]   an OpenAI-compatible model for llm-* strategies
   --issue-model M      have this model (at --base-url) write the issue text; leaks are still rejected`;
 
-const REASONS = ['no-site', 'unparseable', 'no-change', 'apply-failed', 'duplicate', 'timeout', 'infra', 'no-f2p', 'no-p2p', 'flaky', 'fix-fails', 'leak'] as const;
+const REASONS = [
+  'no-site',
+  'unparseable',
+  'no-change',
+  'apply-failed',
+  'duplicate',
+  'timeout',
+  'infra',
+  'no-f2p',
+  'no-p2p',
+  'flaky',
+  'fix-fails',
+  'leak',
+] as const;
 
 function pct(a: number, b: number): string {
   return b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '-';
@@ -65,7 +78,13 @@ export function yieldTables(stats: SynthStats): string {
   const all = total(stats.byStrategy);
   return [
     'by strategy',
-    table(['strategy', ...headers.slice(1)], [...rows(stats.byStrategy), ['total', all.candidates, all.applied, all.valid, pct(all.valid, all.candidates), ...REASONS.map((r) => all.outcomes[r] ?? 0)]]),
+    table(
+      ['strategy', ...headers.slice(1)],
+      [
+        ...rows(stats.byStrategy),
+        ['total', all.candidates, all.applied, all.valid, pct(all.valid, all.candidates), ...REASONS.map((r) => all.outcomes[r] ?? 0)],
+      ],
+    ),
     '',
     'by operator',
     table(['operator', ...headers.slice(1)], rows(stats.byOperator)),
@@ -77,7 +96,10 @@ export function yieldTables(stats: SynthStats): string {
 
 function list<T extends string>(value: unknown, allowed: readonly T[], flag: string, fallback: T[]): T[] {
   if (value === undefined) return fallback;
-  const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const items = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.map((i) => {
     if (!isOneOf(allowed, i)) throw new UserError(`unknown ${flag} "${i}"`, `use ${allowed.join(', ')}`);
     return i;
@@ -90,7 +112,12 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
   try {
-    const envs = f.env === 'all' ? allEnvironments(store) : String(f.env).split(',').map((n) => findEnvironment(store, n.trim()));
+    const envs =
+      f.env === 'all'
+        ? allEnvironments(store)
+        : String(f.env)
+            .split(',')
+            .map((n) => findEnvironment(store, n.trim()));
     const strategies = list<Strategy>(f.strategy, STRATEGIES, 'strategy', ['procedural', 'combine']);
     const hint = list<HintLevel>(f.hint, ['full', 'symptom', 'minimal'], 'hint level', ['symptom'])[0]!;
     const visibility = list<TestVisibility>(f.visibility, ['visible', 'hidden'], 'visibility', ['visible'])[0]!;
@@ -98,7 +125,8 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
     const [model, baseUrl, issueModel] = [stringFlag(f, 'model'), stringFlag(f, 'base-url'), stringFlag(f, 'issue-model')];
     const apiKey = stringFlag(f, 'api-key') ?? process.env.FROGNANO_API_KEY;
     if (strategies.some((s) => s.startsWith('llm-'))) {
-      if (!model || !baseUrl) throw new UserError('llm-modify and llm-rewrite need a model', 'pass --model NAME --base-url http://host:port/v1 [--api-key KEY]');
+      if (!model || !baseUrl)
+        throw new UserError('llm-modify and llm-rewrite need a model', 'pass --model NAME --base-url http://host:port/v1 [--api-key KEY]');
       llm = new LlmGenerator(new ChatClient({ baseUrl, model, ...(apiKey ? { apiKey } : {}) }));
     }
     let issueWriter: ChatClient | undefined;
@@ -129,14 +157,25 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       candidateRuns: intFlag(f['candidate-runs'], '--candidate-runs', 2, 1),
       knownBugKeys: (env) => store.taskBugKeys(env),
       onTask: (t) =>
-        store.addTask({ id: t.id, env: t.env.name, strategy: t.provenance.strategy, dir: join(outDir, t.id), bugKey: patchKey(t.bugPatch), f2p: t.FAIL_TO_PASS.length, p2p: t.PASS_TO_PASS.length, knobs: t.knobs }),
+        store.addTask({
+          id: t.id,
+          env: t.env.name,
+          strategy: t.provenance.strategy,
+          dir: join(outDir, t.id),
+          bugKey: patchKey(t.bugPatch),
+          f2p: t.FAIL_TO_PASS.length,
+          p2p: t.PASS_TO_PASS.length,
+          knobs: t.knobs,
+        }),
       onProgress: (s) => {
         const width = 30;
         const filled = s.planned > 0 ? Math.round((width * s.done) / s.planned) : 0;
         const secs = (performance.now() - t0) / 1000;
         const rate = s.done / Math.max(secs, 1e-3);
         const eta = rate > 0 && s.planned > s.done ? ` eta ${Math.ceil((s.planned - s.done) / rate)} s` : '';
-        progress.update(`synth [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${s.done}/${s.planned} valid ${s.tasks.length} | ${rate.toFixed(2)} cand/s${eta}`);
+        progress.update(
+          `synth [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${s.done}/${s.planned} valid ${s.tasks.length} | ${rate.toFixed(2)} cand/s${eta}`,
+        );
       },
     });
     progress.done();
@@ -148,7 +187,9 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
     } else {
       ctx.out(yieldTables(stats));
       ctx.out(`\n${valid} valid tasks written to ${outDir}`);
-      ctx.out(`throughput: ${(valid / Math.max(cpuMin, 1e-9)).toFixed(1)} valid tasks per CPU-minute (${cpuMin.toFixed(1)} CPU-min, ${wallMin.toFixed(1)} min wall, ${runtime.name} runtime)`);
+      ctx.out(
+        `throughput: ${(valid / Math.max(cpuMin, 1e-9)).toFixed(1)} valid tasks per CPU-minute (${cpuMin.toFixed(1)} CPU-min, ${wallMin.toFixed(1)} min wall, ${runtime.name} runtime)`,
+      );
     }
     for (const e of stats.errors.slice(0, 10)) ctx.err(`error: ${e}`);
     return stats.errors.length > 0 && valid === 0 ? 1 : 0;

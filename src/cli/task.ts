@@ -36,7 +36,12 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
     switch (sub) {
       case 'list': {
         const tasks = readTasks(tasksDir);
-        ctx.out(table(['task', 'strategy', 'bugs', 'F2P', 'P2P', 'hint', 'tests'], tasks.map((t) => [t.id, t.provenance.strategy, t.knobs.bugs, t.FAIL_TO_PASS.length, t.PASS_TO_PASS.length, t.knobs.hint, t.knobs.visibility])));
+        ctx.out(
+          table(
+            ['task', 'strategy', 'bugs', 'F2P', 'P2P', 'hint', 'tests'],
+            tasks.map((t) => [t.id, t.provenance.strategy, t.knobs.bugs, t.FAIL_TO_PASS.length, t.PASS_TO_PASS.length, t.knobs.hint, t.knobs.visibility]),
+          ),
+        );
         ctx.out(`${tasks.length} tasks in ${tasksDir}`);
         return 0;
       }
@@ -90,9 +95,14 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
         if (envName) {
           const env = findEnvironment(store, envName);
           const built = await buildEnvironment(env, { dataDir: dir, runtime: runtime() });
-          foreign = { env: { name: env.spec.name, hash: built.hash, spec: env.spec }, reverse: (p: string) => reversePatch(built.snapshot, p, format === 'swebench' ? 'fix' : 'bug') };
+          foreign = {
+            env: { name: env.spec.name, hash: built.hash, spec: env.spec },
+            reverse: (p: string) => reversePatch(built.snapshot, p, format === 'swebench' ? 'fix' : 'bug'),
+          };
         }
-        const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+        const lines = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim());
         let n = 0;
         for (const [i, line] of lines.entries()) {
           let rec: unknown;

@@ -22,7 +22,10 @@ export class RunClock {
   private steps = 0;
 
   constructor(
-    private readonly cfg: TrainConfig, private readonly priorMs: number, private readonly priorRollouts: number, private readonly priorSteps = 0,
+    private readonly cfg: TrainConfig,
+    private readonly priorMs: number,
+    private readonly priorRollouts: number,
+    private readonly priorSteps = 0,
     private readonly now: () => number = Date.now,
   ) {
     this.t0 = now();
@@ -78,7 +81,8 @@ export function stopLine(state: RunState, cfg: TrainConfig): string {
     case 'no-tasks':
       return `stopped ${where}: no task to train on (none was admitted); try other --envs or --families`;
     default:
-      if (state.step > cfg.steps) return `stopped: --steps ${cfg.steps} is not more than the ${state.step} steps already done; rerun with more --steps to train further`;
+      if (state.step > cfg.steps)
+        return `stopped: --steps ${cfg.steps} is not more than the ${state.step} steps already done; rerun with more --steps to train further`;
       return `finished ${cfg.steps === 1 ? 'its 1 step' : `all ${cfg.steps} steps`} (${state.rolloutsUsed} of ${cfg.budget} rollouts); to train further, rerun with more --steps`;
   }
 }
@@ -92,19 +96,36 @@ export function heldOutLines(state: RunState, cfg: TrainConfig): string[] {
   const last = state.heldOut.at(-1);
   if (!first || !last) return ['held-out: not evaluated (--eval-tasks 0 or no held-out environment)'];
   const lines: string[] = [];
-  const interval = (p: HeldOutPoint) => (p.attempts ? wilson(p.solved ?? 0, p.attempts).map(pct).join(' to ') : '-');
-  lines.push(`held-out solve rate (${cfg.heldOut.join(', ')}): ${heldOutRate(first)} untrained -> ${heldOutRate(last)} trained (95% intervals ${interval(first)} and ${interval(last)})`);
+  const interval = (p: HeldOutPoint) =>
+    p.attempts
+      ? wilson(p.solved ?? 0, p.attempts)
+          .map(pct)
+          .join(' to ')
+      : '-';
+  lines.push(
+    `held-out solve rate (${cfg.heldOut.join(', ')}): ${heldOutRate(first)} untrained -> ${heldOutRate(last)} trained (95% intervals ${interval(first)} and ${interval(last)})`,
+  );
   if (first.reach === undefined || last.reach === undefined) return lines;
   const ids = Object.keys(first.reachByTask ?? {}).filter((id) => last.reachByTask?.[id] !== undefined);
-  const gain = pairedGain(ids.map((id) => first.reachByTask![id]!), ids.map((id) => last.reachByTask![id]!));
+  const gain = pairedGain(
+    ids.map((id) => first.reachByTask![id]!),
+    ids.map((id) => last.reachByTask![id]!),
+  );
   let verdict = '';
   if (last.step === 0) verdict = ': no training step finished, so nothing to compare';
   else if (ids.length < MIN_PAIRED_TASKS) verdict = ` (${ids.length} tasks: too few for an interval)`;
   else if (gain) {
     const points = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
-    const shown = gain.low > 0 ? 'learning shown' : state.stop === 'time-limit' ? `no gain shown yet: it ran out of time after ${plural(state.step, 'step')}; rerun to continue` : 'no gain shown';
+    const shown =
+      gain.low > 0
+        ? 'learning shown'
+        : state.stop === 'time-limit'
+          ? `no gain shown yet: it ran out of time after ${plural(state.step, 'step')}; rerun to continue`
+          : 'no gain shown';
     verdict = `, ${points(gain.mean)} points (95% interval ${points(gain.low)} to ${points(gain.high)}, paired over ${ids.length} tasks): ${shown}`;
   }
-  lines.push(`held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(first.reach)} untrained -> ${pct(last.reach)} trained${verdict}`);
+  lines.push(
+    `held-out reach (chance the fix is among the first ${MAX_ATTEMPTS} repairs the policy would try): ${pct(first.reach)} untrained -> ${pct(last.reach)} trained${verdict}`,
+  );
   return lines;
 }

@@ -68,7 +68,12 @@ rerun with the same --run, it resumes after the last finished step (--steps,
                        to continue (default ${D.timeLimitMin}; 0 = none)`;
 
 function list(v: unknown, fallback: string[]): string[] {
-  return v === undefined ? fallback : String(v).split(',').map((s) => s.trim()).filter(Boolean);
+  return v === undefined
+    ? fallback
+    : String(v)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 export function trainConfig(f: CliContext['flags']): TrainConfig {
@@ -85,15 +90,31 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
   const families = list(f.families, D.families);
   const unknown = families.filter((x) => !isOneOf(OPERATOR_FAMILIES, x));
   if (families.length === 0) throw new UserError('--families names no operator family', `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
-  if (!families.every((x) => isOneOf(OPERATOR_FAMILIES, x))) throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
+  if (!families.every((x) => isOneOf(OPERATOR_FAMILIES, x)))
+    throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   const cfg: TrainConfig = {
-    ...D, curriculum, advantage, credit, learn, track,
-    envs: list(f.envs, D.envs), heldOut: list(f['held-out'], D.heldOut), families,
-    steps: intFlag(f.steps, '--steps', D.steps, 1), budget: intFlag(f.budget, '--budget', D.budget),
-    batch: intFlag(f.batch, '--batch', D.batch, 1), group: intFlag(f.group, '--group', D.group), extend: intFlag(f.extend, '--extend', D.extend),
-    lr: numberFlag(f.lr, '--lr', D.lr), epochs: intFlag(f.epochs, '--epochs', D.epochs, 1), workers: intFlag(f.workers, '--workers', D.workers, 1), seed: intFlag(f.seed, '--seed', D.seed),
+    ...D,
+    curriculum,
+    advantage,
+    credit,
+    learn,
+    track,
+    envs: list(f.envs, D.envs),
+    heldOut: list(f['held-out'], D.heldOut),
+    families,
+    steps: intFlag(f.steps, '--steps', D.steps, 1),
+    budget: intFlag(f.budget, '--budget', D.budget),
+    batch: intFlag(f.batch, '--batch', D.batch, 1),
+    group: intFlag(f.group, '--group', D.group),
+    extend: intFlag(f.extend, '--extend', D.extend),
+    lr: numberFlag(f.lr, '--lr', D.lr),
+    epochs: intFlag(f.epochs, '--epochs', D.epochs, 1),
+    workers: intFlag(f.workers, '--workers', D.workers, 1),
+    seed: intFlag(f.seed, '--seed', D.seed),
     target: numberFlag(f.target, '--target', D.target),
-    evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks), evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)), timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),
+    evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks),
+    evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)),
+    timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),
   };
   if (!(cfg.target > 0 && cfg.target < 1)) throw new UserError(`--target must be a pass rate strictly between 0 and 1, got ${cfg.target}`);
   if (cfg.group < 2) throw new UserError('--group must be at least 2: advantages compare rollouts of one task');
@@ -115,7 +136,10 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     for (const name of cfg.envs) {
       const language = envs.get(name)!.spec.language;
       if (applicableFamilies(language, cfg.families).length === 0) {
-        throw new UserError(`no operator family of --families ${cfg.families.join(',')} applies to ${name} (${language})`, `${language} has ${applicableFamilies(language).join(', ')}`);
+        throw new UserError(
+          `no operator family of --families ${cfg.families.join(',')} applies to ${name} (${language})`,
+          `${language} has ${applicableFamilies(language).join(', ')}`,
+        );
       }
     }
     const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err });
@@ -128,14 +152,23 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     // The time limit, the step count and the budget may change on resume: they say how far to go, not how.
     const how = (c: Partial<TrainConfig>) => JSON.stringify({ ...D, ...c, timeLimitMin: 0, steps: 0, budget: 0 });
     if (prior && how({ families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>) }) !== how(cfg)) {
-      throw new UserError(`run "${runName}" exists with other settings`, 'rerun with the same options to resume, pass --fresh to start over, or pick another --run');
+      throw new UserError(
+        `run "${runName}" exists with other settings`,
+        'rerun with the same options to resume, pass --fresh to start over, or pick another --run',
+      );
     }
     const progress = new Progress(Boolean(f.json));
     const lastHeld = prior?.heldOut.at(-1);
     const shown: Shown = { reward: '-', held: lastHeld ? heldOutRate(lastHeld) : '-', rollouts: prior?.rolloutsUsed ?? 0 };
     const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0, prior?.step ?? 0);
     const state = await train(cfg, {
-      envs, runtime, dataDir: dir, runDir, bankDir: join(runDir, 'tasks'), runName, store,
+      envs,
+      runtime,
+      dataDir: dir,
+      runDir,
+      bankDir: join(runDir, 'tasks'),
+      runName,
+      store,
       learner: new EmbeddedLearner(cfg),
       onEvent: (e) => {
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
@@ -153,7 +186,9 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
           progress.done();
           // An evaluated step's reach was printed with its solve rate just before.
           const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
-          ctx.err(`step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`);
+          ctx.err(
+            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
+          );
         }
         if (e.kind === 'phase') {
           if (e.rollouts !== undefined) shown.rollouts = e.rollouts;
@@ -166,20 +201,36 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const final = state.heldOut.at(-1);
     const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;
     const summary = {
-      run: runName, curriculum: cfg.curriculum, steps: state.step, rollouts: state.rolloutsUsed, stop: state.stop ?? null,
-      heldOutBefore: first?.solveRate ?? null, heldOutAfter: final?.solveRate ?? null,
-      heldOutSolvedBefore: first?.solved ?? null, heldOutSolvedAfter: final?.solved ?? null, heldOutAttempts: final?.attempts ?? null,
-      heldOutReachBefore: first?.reach ?? null, heldOutReachAfter: final?.reach ?? null, nonDegenerateShare: share, heldReplayChecks: state.groups.heldChecks ?? 0,
+      run: runName,
+      curriculum: cfg.curriculum,
+      steps: state.step,
+      rollouts: state.rolloutsUsed,
+      stop: state.stop ?? null,
+      heldOutBefore: first?.solveRate ?? null,
+      heldOutAfter: final?.solveRate ?? null,
+      heldOutSolvedBefore: first?.solved ?? null,
+      heldOutSolvedAfter: final?.solved ?? null,
+      heldOutAttempts: final?.attempts ?? null,
+      heldOutReachBefore: first?.reach ?? null,
+      heldOutReachAfter: final?.reach ?? null,
+      nonDegenerateShare: share,
+      heldReplayChecks: state.groups.heldChecks ?? 0,
       tampering: state.tampering ?? 0,
-      minutes: state.elapsedMs / 60000, checkpoint: join(runDir, 'policy.json'), metrics: join(runDir, 'metrics.jsonl'),
+      minutes: state.elapsedMs / 60000,
+      checkpoint: join(runDir, 'policy.json'),
+      metrics: join(runDir, 'metrics.jsonl'),
     };
     if (f.json) ctx.out(JSON.stringify(summary, null, 2));
     else {
       const nonDegenerate = state.groups.total - state.groups.degenerate;
-      ctx.out(`trained ${state.step} step${state.step === 1 ? '' : 's'}, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`);
+      ctx.out(
+        `trained ${state.step} step${state.step === 1 ? '' : 's'}, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`,
+      );
       ctx.out(stopLine(state, cfg));
       for (const line of heldOutLines(state, cfg)) ctx.out(line);
-      ctx.out(`non-degenerate groups: ${rate(nonDegenerate, state.groups.total)}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`);
+      ctx.out(
+        `non-degenerate groups: ${rate(nonDegenerate, state.groups.total)}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`,
+      );
       ctx.out(`tampering verdicts: ${rate(summary.tampering, state.rolloutsUsed)} of rollouts (a change that forged or dodged the tests; scored 0)`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }

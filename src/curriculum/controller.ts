@@ -57,7 +57,10 @@ export class DifficultyController {
   private readonly levels = new Map<string, number>();
   private readonly families = new Map<string, Map<OperatorFamily, Posterior>>();
 
-  constructor(opts: Partial<ControllerOptions> = {}, readonly ladder: readonly Rung[] = LADDER) {
+  constructor(
+    opts: Partial<ControllerOptions> = {},
+    readonly ladder: readonly Rung[] = LADDER,
+  ) {
     this.opts = { ...CONTROLLER_DEFAULTS, ...opts };
     if (ladder.length === 0) throw new Error('empty difficulty ladder');
   }

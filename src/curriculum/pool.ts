@@ -43,7 +43,15 @@ export interface PoolOptions {
   priorStrength: number;
 }
 
-export const POOL_DEFAULTS: PoolOptions = { retireAbove: 0.9, shelveBelow: 0.1, reactivateBelow: 0.7, minObservations: 8, decisiveGroup: 6, discount: DEFAULT_DISCOUNT, priorStrength: DEFAULT_PRIOR_STRENGTH };
+export const POOL_DEFAULTS: PoolOptions = {
+  retireAbove: 0.9,
+  shelveBelow: 0.1,
+  reactivateBelow: 0.7,
+  minObservations: 8,
+  decisiveGroup: 6,
+  discount: DEFAULT_DISCOUNT,
+  priorStrength: DEFAULT_PRIOR_STRENGTH,
+};
 
 export interface SampleOptions {
   freshShare: number;
@@ -179,7 +187,10 @@ export class TaskPool {
     const active = this.all().filter((e) => e.state === 'active');
     let retired = this.all().filter((e) => e.state === 'retired');
     const picks: [PoolEntry, SampleReason][] = [];
-    const fresh = shuffle(active.filter((e) => e.fresh), random).slice(0, Math.min(n, Math.round(n * o.freshShare)));
+    const fresh = shuffle(
+      active.filter((e) => e.fresh),
+      random,
+    ).slice(0, Math.min(n, Math.round(n * o.freshShare)));
     for (const e of fresh) picks.push([e, 'fresh']);
     const frontier = active.filter((e) => !fresh.includes(e));
     const weights = frontierWeights(frontier, step, o);
@@ -208,7 +219,10 @@ export class TaskPool {
    * tasks by default). With a step, marks them as sampled like sample() does.
    */
   sampleUniform(n: number, random: () => number, step?: number, states: readonly TaskState[] = ['active', 'retired']): Sampled[] {
-    const pool = shuffle(this.all().filter((e) => states.includes(e.state)), random).slice(0, n);
+    const pool = shuffle(
+      this.all().filter((e) => states.includes(e.state)),
+      random,
+    ).slice(0, n);
     return pool.map((e) => (step === undefined ? { taskId: e.taskId, env: e.env, reason: 'frontier' } : this.mark(e, step, 'frontier')));
   }
 

@@ -50,7 +50,10 @@ function listFiles(root: string, layer: string[], dir = root, out: string[] = []
 export function hashSource(env: LoadedEnv, dir: string): string {
   const h = createHash('sha256').update(JSON.stringify(env.spec));
   for (const rel of listFiles(dir, env.spec.layer)) {
-    h.update(rel).update('\0').update(readFileSync(join(dir, rel))).update('\0');
+    h.update(rel)
+      .update('\0')
+      .update(readFileSync(join(dir, rel)))
+      .update('\0');
   }
   return h.digest('hex').slice(0, 16);
 }
@@ -133,7 +136,7 @@ export async function buildEnvironment(env: LoadedEnv, opts: BuildOptions): Prom
       });
       if (res.exitCode !== 0) {
         rmSync(staging, { recursive: true, force: true });
-        const why = res.timedOut ? 'timed out' : res.spawnError ?? `exited ${res.exitCode}`;
+        const why = res.timedOut ? 'timed out' : (res.spawnError ?? `exited ${res.exitCode}`);
         const tail = `${res.stdout}\n${res.stderr}`.trimEnd().split('\n').slice(-20).join('\n');
         throw new Error(`${spec.name}: setup step "${step}" ${why}:\n${tail}`);
       }

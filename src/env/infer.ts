@@ -46,7 +46,12 @@ export function detectLanguage(dir: string): Language | null {
 }
 
 function defaultName(dir: string): string {
-  return basename(dir).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'repo';
+  return (
+    basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'repo'
+  );
 }
 
 interface Inferred {
@@ -72,10 +77,26 @@ function inferJs(dir: string): Inferred {
   const testPaths = existingPaths(dir, ['test/**', 'tests/**', '__tests__/**', 'spec/**']);
   const paths = testPaths.length ? testPaths : ['**/*.test.*', '**/*.spec.*'];
   if (deps.vitest) {
-    return { setup, layer, command: ['node', 'node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile={report}`], report: 'jest-json', from: 'file', env: {}, testPaths: paths };
+    return {
+      setup,
+      layer,
+      command: ['node', 'node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile={report}`],
+      report: 'jest-json',
+      from: 'file',
+      env: {},
+      testPaths: paths,
+    };
   }
   if (deps.jest) {
-    return { setup, layer, command: ['node', 'node_modules/jest/bin/jest.js', '--ci', '--json', `--outputFile={report}`], report: 'jest-json', from: 'file', env: {}, testPaths: paths };
+    return {
+      setup,
+      layer,
+      command: ['node', 'node_modules/jest/bin/jest.js', '--ci', '--json', `--outputFile={report}`],
+      report: 'jest-json',
+      from: 'file',
+      env: {},
+      testPaths: paths,
+    };
   }
   const dirs = testPaths.map((p) => p.replace(/\/\*\*$/, ''));
   if (dirs.length === 0) return { setup, layer, command: [], report: 'tap', from: 'stdout', env: {}, testPaths: paths };
@@ -93,7 +114,18 @@ function inferPython(dir: string): Inferred {
     // Third-party packages go into a layer directory put on PYTHONPATH.
     setup: reqs ? ['{python} -m pip install --quiet --target .pydeps -r requirements.txt'] : [],
     layer: reqs ? ['.pydeps'] : [],
-    command: ['{python}', '-m', 'pytest', '-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', '--junitxml={report}', '-q', ...testPaths.map((p) => p.replace(/\/\*\*$/, ''))],
+    command: [
+      '{python}',
+      '-m',
+      'pytest',
+      '-p',
+      'no:cacheprovider',
+      '-o',
+      'junit_family=xunit1',
+      '--junitxml={report}',
+      '-q',
+      ...testPaths.map((p) => p.replace(/\/\*\*$/, '')),
+    ],
     report: 'junit',
     from: 'file',
     env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', ...(reqs ? { PYTHONPATH: '.pydeps' } : {}) },
@@ -110,7 +142,10 @@ export function inferSpec(dir: string, source: EnvironmentSpec['source'], opts: 
   }
   const language = opts.language ?? detectLanguage(dir);
   if (!language) {
-    throw new UserError(`could not tell the language of ${dir}: no package.json, pyproject.toml, setup.py or .py files`, 'pass --language javascript|typescript|python, or add an environment.json (see docs/environments.md)');
+    throw new UserError(
+      `could not tell the language of ${dir}: no package.json, pyproject.toml, setup.py or .py files`,
+      'pass --language javascript|typescript|python, or add an environment.json (see docs/environments.md)',
+    );
   }
   const inferred = language === 'python' ? inferPython(dir) : inferJs(dir);
   if (opts.testCommand && !opts.report) {
@@ -118,7 +153,10 @@ export function inferSpec(dir: string, source: EnvironmentSpec['source'], opts: 
   }
   const command = opts.testCommand ? opts.testCommand.split(/\s+/).filter(Boolean) : inferred.command;
   if (command.length === 0) {
-    throw new UserError(`could not find the tests of ${dir} (no test/, tests/, __tests__/ or spec/ directory)`, 'pass --test-command "<runner with a machine-readable reporter>", --report and --test-paths "<glob>"');
+    throw new UserError(
+      `could not find the tests of ${dir} (no test/, tests/, __tests__/ or spec/ directory)`,
+      'pass --test-command "<runner with a machine-readable reporter>", --report and --test-paths "<glob>"',
+    );
   }
   const report = opts.report ?? inferred.report;
   const from = opts.testCommand ? (command.some((a) => a.includes('{report}')) ? 'file' : 'stdout') : inferred.from;

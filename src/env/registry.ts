@@ -11,7 +11,9 @@ import { validateSpec, type EnvironmentSpec } from './spec.js';
 
 export function allEnvironments(store: Store): LoadedEnv[] {
   const starters = starterEnvs();
-  const registered = store.environments().map((r) => ({ spec: validateSpec(r.spec, `in the store (added by \`${r.origin}\`)`), origin: r.origin, baseDir: r.baseDir, builtin: false }));
+  const registered = store
+    .environments()
+    .map((r) => ({ spec: validateSpec(r.spec, `in the store (added by \`${r.origin}\`)`), origin: r.origin, baseDir: r.baseDir, builtin: false }));
   return [...starters, ...registered];
 }
 
@@ -19,7 +21,10 @@ export function findEnvironment(store: Store, name: string): LoadedEnv {
   const all = allEnvironments(store);
   const env = all.find((e) => e.spec.name === name);
   if (!env) {
-    throw new UserError(`no environment named "${name}"`, `known: ${all.map((e) => e.spec.name).join(', ') || '(none)'}; add one with \`frognano env add <path>\``);
+    throw new UserError(
+      `no environment named "${name}"`,
+      `known: ${all.map((e) => e.spec.name).join(', ') || '(none)'}; add one with \`frognano env add <path>\``,
+    );
   }
   return env;
 }

@@ -45,10 +45,7 @@ export class SpecError extends Error {
     readonly where: string,
     readonly problems: { field: string; problem: string; fix: string }[],
   ) {
-    super(
-      `invalid environment spec ${where}:\n` +
-        problems.map((p) => `  - ${p.field}: ${p.problem}. Fix: ${p.fix}`).join('\n'),
-    );
+    super(`invalid environment spec ${where}:\n` + problems.map((p) => `  - ${p.field}: ${p.problem}. Fix: ${p.fix}`).join('\n'));
     this.name = 'SpecError';
   }
 }
@@ -118,8 +115,15 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
         bad('test.command', 'the report is read from a file but no argument names it', 'pass the report path as {report}, e.g. "--junitxml={report}"');
       }
     }
-    if (test.canary !== undefined && !(typeof test.canary === 'string' && safeRelative(test.canary) && test.canary.includes('{nonce}') && /\.(py|[cm]?[jt]s)$/.test(test.canary))) {
-      bad('test.canary', `${JSON.stringify(test.canary)} is not a relative .py/.js/.ts path with {nonce}`, 'write e.g. "tests/test_zz_canary_{nonce}.py", or leave it out');
+    if (
+      test.canary !== undefined &&
+      !(typeof test.canary === 'string' && safeRelative(test.canary) && test.canary.includes('{nonce}') && /\.(py|[cm]?[jt]s)$/.test(test.canary))
+    ) {
+      bad(
+        'test.canary',
+        `${JSON.stringify(test.canary)} is not a relative .py/.js/.ts path with {nonce}`,
+        'write e.g. "tests/test_zz_canary_{nonce}.py", or leave it out',
+      );
     }
     if (test.env !== undefined && !(isRecord(test.env) && Object.values(test.env).every((v) => typeof v === 'string'))) {
       bad('test.env', 'must map names to string values', 'write e.g. { "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1" }');
@@ -140,8 +144,18 @@ export function validateSpec(raw: unknown, where = '(inline)'): EnvironmentSpec 
   const report = isRecord(t.report) ? t.report : {};
   const from = report.from === 'file' ? 'file' : 'stdout';
   const src = sourceOf(source);
-  if (typeof raw.name !== 'string' || typeof description !== 'string' || !isOneOf(LANGUAGES, raw.language) || !src || !isStringArray(setup) || !isStringArray(layer)
-    || !isStringArray(t.command) || !isOneOf(REPORT_FORMATS, report.format) || !isStringArray(raw.testPaths) || typeof timeoutSec !== 'number') {
+  if (
+    typeof raw.name !== 'string' ||
+    typeof description !== 'string' ||
+    !isOneOf(LANGUAGES, raw.language) ||
+    !src ||
+    !isStringArray(setup) ||
+    !isStringArray(layer) ||
+    !isStringArray(t.command) ||
+    !isOneOf(REPORT_FORMATS, report.format) ||
+    !isStringArray(raw.testPaths) ||
+    typeof timeoutSec !== 'number'
+  ) {
     throw new SpecError(where, [{ field: 'spec', problem: 'changed while it was checked', fix: 'check it again' }]);
   }
   const env = Object.fromEntries(Object.entries(isRecord(t.env) ? t.env : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));

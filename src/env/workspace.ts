@@ -4,6 +4,11 @@ import { Workspace, type WorkspaceOptions } from '../workspace/workspace.js';
 import type { BuiltEnv } from './build.js';
 
 /** A fresh workspace of a built environment, in the data directory's tmp/. */
-export function envWorkspace(built: BuiltEnv, runtime: Runtime, dataDir: string, extra: Pick<WorkspaceOptions, 'patch' | 'removeFiles' | 'prepare'> = {}): Promise<Workspace> {
+export function envWorkspace(
+  built: BuiltEnv,
+  runtime: Runtime,
+  dataDir: string,
+  extra: Pick<WorkspaceOptions, 'patch' | 'removeFiles' | 'prepare'> = {},
+): Promise<Workspace> {
   return Workspace.create({ snapshot: built.snapshot, layers: built.layers, runtime, baseDir: join(dataDir, 'tmp'), ...extra });
 }

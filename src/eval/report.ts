@@ -68,13 +68,16 @@ export function taskEntry(r: TaskResult, k: number): TaskEntry {
   const reasons = r.attempts.map((a) => a.reason ?? null);
   const trajectories = r.attempts.flatMap((a) => (a.trajectory ? [a.trajectory] : []));
   return {
-    id: r.id, env: r.env, strategy: r.strategy,
+    id: r.id,
+    env: r.env,
+    strategy: r.strategy,
     rewards: r.attempts.map((a) => a.reward),
     stopReasons: r.attempts.map((a) => a.stopReason),
     ms: r.attempts.map((a) => a.ms),
     steps: r.attempts.map((a) => a.steps),
     seeds: r.attempts.map((a) => a.seed),
-    n, c,
+    n,
+    c,
     passAt1: n ? c / n : null,
     passAtK: n ? passAtK(n, c, k) : null,
     infra: r.attempts.length - n,
@@ -102,11 +105,19 @@ export function aggregate(entries: TaskEntry[], retried: number): Aggregate {
 
 function groupBy(results: TaskResult[], entries: TaskEntry[], key: (e: TaskEntry) => string): Record<string, Aggregate> {
   const names = [...new Set(entries.map(key))].sort();
-  return Object.fromEntries(names.map((name) => {
-    const idx = entries.map((e, i) => (key(e) === name ? i : -1)).filter((i) => i >= 0);
-    const retried = idx.reduce((s, i) => s + results[i]!.attempts.filter((a) => a.retried).length, 0);
-    return [name, aggregate(idx.map((i) => entries[i]!), retried)];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const idx = entries.map((e, i) => (key(e) === name ? i : -1)).filter((i) => i >= 0);
+      const retried = idx.reduce((s, i) => s + results[i]!.attempts.filter((a) => a.retried).length, 0);
+      return [
+        name,
+        aggregate(
+          idx.map((i) => entries[i]!),
+          retried,
+        ),
+      ];
+    }),
+  );
 }
 
 export interface ReportMeta {

@@ -81,12 +81,28 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
     const seed = deriveSeed(opts.seed, task.id, attempt);
     const recorderPath = opts.trajectoriesDir ? join(opts.trajectoriesDir, safeName(task.id), `attempt-${attempt}.jsonl`) : undefined;
     const built = opts.built.get(task.id)!;
-    const r = await rolloutWithRetry(task, () => opts.models.forEpisode({ seed, task, built }), {
-      built, runtime: opts.runtime, dataDir: opts.dataDir, verdicts, ...(recorderPath ? { recorderPath } : {}), ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
-    }, EVAL_VERSION);
+    const r = await rolloutWithRetry(
+      task,
+      () => opts.models.forEpisode({ seed, task, built }),
+      {
+        built,
+        runtime: opts.runtime,
+        dataDir: opts.dataDir,
+        verdicts,
+        ...(recorderPath ? { recorderPath } : {}),
+        ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
+      },
+      EVAL_VERSION,
+    );
     const { retried } = r;
     const res: AttemptResult = {
-      attempt, seed, reward: r.reward, stopReason: r.trajectory.stopReason, steps: r.steps, ms: Math.round(r.ms), retried,
+      attempt,
+      seed,
+      reward: r.reward,
+      stopReason: r.trajectory.stopReason,
+      steps: r.steps,
+      ms: Math.round(r.ms),
+      retried,
       ...(r.verdict ? { verdict: r.verdict } : {}),
       ...(r.reason ? { reason: r.reason } : {}),
       ...(recorderPath ? { trajectory: recorderPath } : {}),

@@ -41,7 +41,11 @@ async function fromJsonl(file: string, opts: TaskSourceOptions): Promise<Task[]>
     const rec = parsed;
     const format = (opts.format as JsonlFormat | undefined) ?? detectFormat(rec);
     if (!rec.frognano && !foreign.has(format)) {
-      if (!opts.foreign) throw new UserError(`${file}:${i + 1} (${String(rec.instance_id)}) comes from another tool and needs its environment`, 'pass --env NAME, a registered environment holding that repository');
+      if (!opts.foreign)
+        throw new UserError(
+          `${file}:${i + 1} (${String(rec.instance_id)}) comes from another tool and needs its environment`,
+          'pass --env NAME, a registered environment holding that repository',
+        );
       foreign.set(format, await opts.foreign(format));
     }
     try {
@@ -54,7 +58,8 @@ async function fromJsonl(file: string, opts: TaskSourceOptions): Promise<Task[]>
 }
 
 export async function loadEvalTasks(source: string, opts: TaskSourceOptions = {}): Promise<Task[]> {
-  if (!existsSync(source)) throw new UserError(`${source} does not exist`, 'pass --tasks DIR (task directories) or --tasks FILE.jsonl (SWE-bench / SWE-smith records)');
+  if (!existsSync(source))
+    throw new UserError(`${source} does not exist`, 'pass --tasks DIR (task directories) or --tasks FILE.jsonl (SWE-bench / SWE-smith records)');
   let tasks: Task[];
   if (statSync(source).isDirectory()) {
     try {
@@ -65,7 +70,11 @@ export async function loadEvalTasks(source: string, opts: TaskSourceOptions = {}
   } else {
     tasks = await fromJsonl(source, opts);
   }
-  if (tasks.length === 0) throw new UserError(`no tasks in ${source}`, 'pass a task directory, a folder of task directories (e.g. <data-dir>/tasks after `frognano synth`), or a .jsonl file');
+  if (tasks.length === 0)
+    throw new UserError(
+      `no tasks in ${source}`,
+      'pass a task directory, a folder of task directories (e.g. <data-dir>/tasks after `frognano synth`), or a .jsonl file',
+    );
   const seen = new Set<string>();
   for (const t of tasks) {
     if (seen.has(t.id)) throw new UserError(`task ${t.id} appears twice in ${source}`, 'remove the duplicate');

@@ -18,7 +18,13 @@ const passed = (run: TestRun, id: string) => run.tests.get(id)?.status === 'pass
 
 export function compareRuns(before: TestRun, after: TestRun): RunComparison {
   const ids = [...new Set([...before.tests.keys(), ...after.tests.keys()])].sort();
-  const out: RunComparison = { fixed: [], broken: [], stillPassing: 0, stillFailing: [], runBroken: before.outcome === 'completed' && after.outcome !== 'completed' };
+  const out: RunComparison = {
+    fixed: [],
+    broken: [],
+    stillPassing: 0,
+    stillFailing: [],
+    runBroken: before.outcome === 'completed' && after.outcome !== 'completed',
+  };
   for (const id of ids) {
     const [b, a] = [passed(before, id), passed(after, id)];
     if (b && a) out.stillPassing++;

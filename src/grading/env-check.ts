@@ -99,7 +99,10 @@ export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Prom
       reasons.push(`only ${passed} of ${total} tests pass (${(share * 100).toFixed(0)}%); at least ${MIN_PASS_SHARE * 100}% must pass on the reference code`);
     }
     if (flaky.length > 0) {
-      const list = flaky.slice(0, 5).map((t) => `${t.id} (${t.statuses.join(' then ')})`).join('; ');
+      const list = flaky
+        .slice(0, 5)
+        .map((t) => `${t.id} (${t.statuses.join(' then ')})`)
+        .join('; ');
       reasons.push(`${flaky.length} flaky test(s) gave different results across runs: ${list}${flaky.length > 5 ? '; …' : ''}`);
     }
   }

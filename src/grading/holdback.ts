@@ -26,7 +26,10 @@ export async function chooseHeldBack(snapshot: string, spec: EnvironmentSpec, f2
   const total = units.size + unlocated;
   if (total < 2 || units.size === 0) return [];
   const k = Math.min(units.size, total - 1, Math.max(1, Math.floor(total / 3)));
-  return shuffle([...units.values()], random).slice(0, k).flat().sort();
+  return shuffle([...units.values()], random)
+    .slice(0, k)
+    .flat()
+    .sort();
 }
 
 /** Test files without the held-back tests: path to new content. */

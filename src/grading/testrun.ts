@@ -48,7 +48,10 @@ function tail(text: string, lines = 15): string {
 
 /** The test command as an agent runs it, one shell line: its report goes to the sandbox's /tmp, not the verifier's channel. */
 export function agentTestCommand(spec: EnvironmentSpec, ws: Workspace): string {
-  return testArgv(spec, ws).map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`, '/tmp/frognano-report')).map(shellQuote).join(' ');
+  return testArgv(spec, ws)
+    .map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`, '/tmp/frognano-report'))
+    .map(shellQuote)
+    .join(' ');
 }
 
 export interface RunTestsOptions {
@@ -79,7 +82,12 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
       text = readBounded(join(ws.mounts.outDir, REPORT_FILE), MAX_REPORT_BYTES).toString('utf8');
     } catch (err) {
       if (!(err instanceof BoundedReadError)) throw err;
-      const why = err.problem === 'missing' ? 'the runner wrote no report file' : err.problem === 'too-large' ? `the report file is over ${MAX_REPORT_BYTES} bytes` : 'the report is not a regular file';
+      const why =
+        err.problem === 'missing'
+          ? 'the runner wrote no report file'
+          : err.problem === 'too-large'
+            ? `the report file is over ${MAX_REPORT_BYTES} bytes`
+            : 'the report is not a regular file';
       return { ...base, outcome: 'infra-error', reason: `no sign that tests ran: ${why}` };
     }
   } else {
@@ -104,8 +112,6 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
     outcome: 'completed',
     tests: new Map(tests.map((t) => [t.id, t])),
     exitAgrees,
-    ...(exitAgrees
-      ? {}
-      : { reason: `the runner exited ${res.exitCode} but its report shows ${failed ? 'failures' : 'no failure'}` }),
+    ...(exitAgrees ? {} : { reason: `the runner exited ${res.exitCode} but its report shows ${failed ? 'failures' : 'no failure'}` }),
   };
 }

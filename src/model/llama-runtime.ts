@@ -22,7 +22,8 @@ function isNodeLlamaCpp(mod: unknown): mod is NodeLlamaCpp {
 export async function loadNodeLlamaCpp(name = NODE_LLAMA_CPP): Promise<NodeLlamaCpp> {
   try {
     const mod: unknown = await import(name);
-    if (!isNodeLlamaCpp(mod)) throw new UserError(`${name} does not have the API of node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`, `install it with: ${NODE_LLAMA_CPP_INSTALL}`);
+    if (!isNodeLlamaCpp(mod))
+      throw new UserError(`${name} does not have the API of node-llama-cpp ${NODE_LLAMA_CPP_VERSION}`, `install it with: ${NODE_LLAMA_CPP_INSTALL}`);
     return mod;
   } catch (err) {
     const code = errnoCode(err);

@@ -77,7 +77,10 @@ export class GgufModel implements Model {
       // build 'never': use the prebuilt binaries only, never download and compile llama.cpp.
       llama = await nlc.getLlama({ build: 'never', gpu: opts.gpu ?? 'auto', progressLogs: false, logLevel: nlc.LlamaLogLevel[opts.logLevel ?? 'warn'] });
     } catch (err) {
-      throw new UserError(`node-llama-cpp has no working llama.cpp binary here: ${errorMessage(err)}`, 'pass --model-path only on a platform node-llama-cpp ships prebuilt binaries for');
+      throw new UserError(
+        `node-llama-cpp has no working llama.cpp binary here: ${errorMessage(err)}`,
+        'pass --model-path only on a platform node-llama-cpp ships prebuilt binaries for',
+      );
     }
     try {
       const model = await llama.loadModel({ modelPath: opts.modelPath });

@@ -56,7 +56,10 @@ export interface ChatResponse {
 }
 
 export class ChatError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'ChatError';
   }

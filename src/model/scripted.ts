@@ -20,7 +20,10 @@ export class ScriptedModel implements Model {
   readonly requests: TurnRequest[] = [];
   private calls = 0;
 
-  constructor(private readonly script: Script, opts: { name?: string; supportsTools?: boolean } = {}) {
+  constructor(
+    private readonly script: Script,
+    opts: { name?: string; supportsTools?: boolean } = {},
+  ) {
     this.name = `scripted:${opts.name ?? 'model'}`;
     this.supportsTools = opts.supportsTools ?? true;
   }
@@ -30,9 +33,7 @@ export class ScriptedModel implements Model {
   async turn(req: TurnRequest): Promise<ModelTurn> {
     const n = this.calls++;
     this.requests.push(req);
-    const reply = Array.isArray(this.script)
-      ? (this.script[n] ?? { content: 'scripted model: script exhausted' })
-      : await this.script(req, n);
+    const reply = Array.isArray(this.script) ? (this.script[n] ?? { content: 'scripted model: script exhausted' }) : await this.script(req, n);
     if (reply.error) throw reply.error;
     const toolCalls: ToolCall[] | undefined = reply.toolCalls?.map((c, i) => ({
       id: `call_${n}_${i}`,

@@ -59,7 +59,10 @@ function parseExtraBody(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UserError(`--extra-body is not valid JSON: ${errorMessage(err)}`, `pass a JSON object, e.g. --extra-body '{"chat_template_kwargs":{"enable_thinking":false}}'`);
+    throw new UserError(
+      `--extra-body is not valid JSON: ${errorMessage(err)}`,
+      `pass a JSON object, e.g. --extra-body '{"chat_template_kwargs":{"enable_thinking":false}}'`,
+    );
   }
   if (!isRecord(value)) throw new UserError('--extra-body must be a JSON object', `e.g. --extra-body '{"top_k":20}'`);
   return value;
@@ -67,7 +70,8 @@ function parseExtraBody(text: string): Record<string, unknown> {
 
 function parseTimeout(text: string): number {
   const seconds = Number(text);
-  if (!text.trim() || !Number.isFinite(seconds) || seconds <= 0) throw new UserError(`--model-timeout must be a positive number of seconds, not "${text}"`, 'e.g. --model-timeout 300');
+  if (!text.trim() || !Number.isFinite(seconds) || seconds <= 0)
+    throw new UserError(`--model-timeout must be a positive number of seconds, not "${text}"`, 'e.g. --model-timeout 300');
   return Math.round(seconds * 1000);
 }
 
@@ -78,7 +82,8 @@ function parseBaseUrl(text: string): string {
   } catch {
     throw new UserError(`--base-url "${text}" is not a URL`, 'e.g. --base-url http://127.0.0.1:8000/v1');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UserError(`--base-url must be http or https, not ${url.protocol}`, 'e.g. --base-url http://127.0.0.1:8000/v1');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UserError(`--base-url must be http or https, not ${url.protocol}`, 'e.g. --base-url http://127.0.0.1:8000/v1');
   return text;
 }
 
@@ -87,7 +92,8 @@ export async function createModel(flags: ModelFlags, extras: ModelExtras = {}): 
   const env = extras.env ?? process.env;
   const path = flags['model-path'];
   if (path !== undefined) {
-    if (flags.model !== undefined) throw new UserError('pass either --model or --model-path, not both', '--model names a model on a chat server; --model-path is a local .gguf file');
+    if (flags.model !== undefined)
+      throw new UserError('pass either --model or --model-path, not both', '--model names a model on a chat server; --model-path is a local .gguf file');
     const extra = CHAT_ONLY.find((k) => flags[k] !== undefined);
     if (extra) throw new UserError(`--${extra} is for a chat server (--model NAME), not --model-path`, `drop --${extra}`);
     const { GgufModel } = await import('./llama.js');
@@ -98,7 +104,10 @@ export async function createModel(flags: ModelFlags, extras: ModelExtras = {}): 
   }
   if (flags.model === 'embedded') {
     // The embedded RL policy is built by the CLI's model factory (src/cli/models.ts), which knows its checkpoint and seeds.
-    throw new UserError('--model embedded is the embedded RL policy, which this command does not take', 'use frognano eval or solve --model embedded [--checkpoint FILE], or a chat / GGUF model here');
+    throw new UserError(
+      '--model embedded is the embedded RL policy, which this command does not take',
+      'use frognano eval or solve --model embedded [--checkpoint FILE], or a chat / GGUF model here',
+    );
   }
   const baseUrl = flags['base-url'] ?? env.OPENAI_BASE_URL;
   if (!baseUrl) throw new UserError(`--model ${flags.model} needs a chat server`, 'pass --base-url http://host:port/v1 or set OPENAI_BASE_URL');

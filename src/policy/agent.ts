@@ -44,7 +44,11 @@ export interface Opening {
 /** About 0.7 s of sandboxed test run each on the JavaScript starters. */
 export const MAX_ATTEMPTS = 10;
 
-type Pending = { kind: 'test' } | { kind: 'glob' } | { kind: 'read'; file: string; test: boolean; line?: number } | { kind: 'edit'; repair?: Repair; undo?: boolean };
+type Pending =
+  | { kind: 'test' }
+  | { kind: 'glob' }
+  | { kind: 'read'; file: string; test: boolean; line?: number }
+  | { kind: 'edit'; repair?: Repair; undo?: boolean };
 
 /** The test command the harness put in the instruction ("Run the tests with:" and an indented line). */
 export function testCommandOf(instruction: string): string | null {
@@ -75,7 +79,10 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
   private attempts = 0;
   private lastRepair: { repair: Repair; before: string; decision: number } | null = null;
 
-  constructor(private readonly policy: LinearPolicy, private readonly opts: EmbeddedAgentOptions) {
+  constructor(
+    private readonly policy: LinearPolicy,
+    private readonly opts: EmbeddedAgentOptions,
+  ) {
     this.random = makeRng(opts.seed);
   }
 
@@ -92,8 +99,10 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
     if (!next) return { message: { role: 'assistant', content: 'Done.' }, finishReason: 'stop', ...data };
     const call: ToolCall = { id: `call_${this.calls++}`, type: 'function', function: { name: next.tool, arguments: JSON.stringify(next.args) } };
     return {
-      message: { role: 'assistant', content: null, tool_calls: [call] }, finishReason: 'tool_calls',
-      ...(next.choice ? { logprob: next.logprob } : {}), ...data,
+      message: { role: 'assistant', content: null, tool_calls: [call] },
+      finishReason: 'tool_calls',
+      ...(next.choice ? { logprob: next.logprob } : {}),
+      ...data,
     };
   }
 
@@ -119,7 +128,10 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
       }
       this.judge(obs);
     } else if (p.kind === 'glob') {
-      const listed = out.split('\n').map((l) => l.trim()).filter((l) => languageOf(l) && !l.startsWith('['));
+      const listed = out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => languageOf(l) && !l.startsWith('['));
       const framed = new Set(this.current?.frames.map((f) => f.file) ?? []);
       const sources = listed.filter((f) => !TEST_PATH.test(f) && !f.endsWith('.d.ts'));
       // Files named in failing stack frames first, then the rest.
@@ -140,8 +152,7 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
         for (const w of words(lines.join('\n'))) this.testWords.add(w);
         const at = numbered.find((m) => Number(m[1]) === p.line)?.[2];
         if (at) for (const w of words(at)) this.failLineWords.add(w);
-      }
-      else if (lines.length) this.files.set(p.file, lines.join('\n') + '\n');
+      } else if (lines.length) this.files.set(p.file, lines.join('\n') + '\n');
     } else if (p.kind === 'edit' && p.repair && !p.undo) {
       if (out.startsWith('Error')) {
         if (this.lastRepair) this.undone.push(this.lastRepair.decision);
@@ -162,7 +173,8 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
     if (improved(before, obs)) {
       this.files.set(done.repair.file, applyRepair(done.before, done.repair));
       this.current = obs;
-      if (obs.green) this.queue.length = 0; // done: submit
+      if (obs.green)
+        this.queue.length = 0; // done: submit
       else this.queue.unshift({ kind: 'edit' });
       return;
     }
@@ -196,7 +208,13 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
     this.tried.add(`${choice.repair.file}:${choice.repair.start}:${choice.repair.text}`);
     this.triedLines.add(`${choice.repair.file}:${choice.repair.line}`);
     const e = asEdit(text, choice.repair);
-    return { tool: 'Edit', args: { file_path: choice.repair.file, ...e }, action: { kind: 'edit', repair: choice.repair }, logprob: choice.logprob, choice: choice.choice };
+    return {
+      tool: 'Edit',
+      args: { file_path: choice.repair.file, ...e },
+      action: { kind: 'edit', repair: choice.repair },
+      logprob: choice.logprob,
+      choice: choice.choice,
+    };
   }
 
   /** Every untried candidate repair in the files read, and its features in the present context. */
@@ -207,8 +225,15 @@ export class EmbeddedAgent implements Model<EmbeddedTurn> {
     }
     const obs = this.current ?? { failures: [], frames: [], green: false };
     const ctx: FeatureContext = {
-      frames: obs.frames, failures: obs.failures, testWords: this.testWords, failLineWords: this.failLineWords, instructionWords: this.instructionWords,
-      tried: this.triedLines, blind: obs.failures.length === 0, testedStems: testedStems(obs), corpus: corpusOf(this.files.values()),
+      frames: obs.frames,
+      failures: obs.failures,
+      testWords: this.testWords,
+      failLineWords: this.failLineWords,
+      instructionWords: this.instructionWords,
+      tried: this.triedLines,
+      blind: obs.failures.length === 0,
+      testedStems: testedStems(obs),
+      corpus: corpusOf(this.files.values()),
     };
     return { cands, feats: cands.map((c) => featurize(c.r, c.text, ctx)) };
   }

@@ -20,7 +20,17 @@ export interface Repair {
 }
 
 /** Operators that can undo a bug of their own kind; those that only delete code are left out (no bug is undone by deleting more). */
-const REPAIR_OPERATORS = new Set(['op_change', 'op_flip', 'op_swap', 'op_change_const', 'aug_assign_swap', 'ternary_swap', 'arg_swap', 'ctrl_invert_if', 'ctrl_shuffle']);
+const REPAIR_OPERATORS = new Set([
+  'op_change',
+  'op_flip',
+  'op_swap',
+  'op_change_const',
+  'aug_assign_swap',
+  'ternary_swap',
+  'arg_swap',
+  'ctrl_invert_if',
+  'ctrl_shuffle',
+]);
 /** rng values that pick different alternatives at one site (operators pick with floor(r * n)). */
 const DRAWS = [0.02, 0.18, 0.34, 0.5, 0.66, 0.82, 0.98];
 const MAX_PER_FILE = 600;
@@ -58,8 +68,13 @@ export async function repairsIn(file: string, text: string): Promise<Repair[]> {
           if (seen.has(id) || out.length >= MAX_PER_FILE) continue;
           seen.add(id);
           out.push({
-            file, ...edit, line: lineOf(text, edit.start), operator: op.name, family: op.family,
-            before: text.slice(edit.start, edit.end).trim().slice(0, 40), after: edit.text.trim().slice(0, 40),
+            file,
+            ...edit,
+            line: lineOf(text, edit.start),
+            operator: op.name,
+            family: op.family,
+            before: text.slice(edit.start, edit.end).trim().slice(0, 40),
+            after: edit.text.trim().slice(0, 40),
           });
         }
       }

@@ -32,14 +32,30 @@ export interface FeatureContext {
 
 /** The dense features, in slot order. */
 export const DENSE_FEATURES = [
-  'inFrame', 'near', 'fileInFrames', 'depthScore', 'fnInTests', 'fnInInstr', 'lineTestOverlap', 'lineInstrOverlap',
-  'tried', 'blindFnInInstr', 'fnInMessage', 'fnInTestsNear', 'testedStem',
+  'inFrame',
+  'near',
+  'fileInFrames',
+  'depthScore',
+  'fnInTests',
+  'fnInInstr',
+  'lineTestOverlap',
+  'lineInstrOverlap',
+  'tried',
+  'blindFnInInstr',
+  'fnInMessage',
+  'fnInTestsNear',
+  'testedStem',
   // Shares of failing tests whose trace passes within 1 / 3 lines, whose innermost source frame is within 3 lines,
   // whose trace passes through the candidate's function; the function is called on a line a failing test stopped at.
-  'cov1', 'cov3', 'innermost', 'fnOnStack', 'fnCalled',
+  'cov1',
+  'cov3',
+  'innermost',
+  'fnOnStack',
+  'fnCalled',
   // How common the repaired token sequence is in the code read, and that less how common the replaced one is
   // (naturalness.ts): which edit, in terms that hold in any code base.
-  'natAfter', 'natGain',
+  'natAfter',
+  'natGain',
 ] as const;
 export type DenseFeature = (typeof DENSE_FEATURES)[number];
 export const slotOf = (name: DenseFeature): number => DENSE_FEATURES.indexOf(name);
@@ -49,7 +65,15 @@ export const slotOf = (name: DenseFeature): number => DENSE_FEATURES.indexOf(nam
  * policy would almost never solve a task, so never learn. Training moves these and learns the rest from zero.
  */
 export const PRIOR: Partial<Record<DenseFeature, number>> = {
-  cov1: 2, cov3: 1, innermost: 1, fnOnStack: 1.5, fnCalled: 2, fnInTests: 1, fnInInstr: 1.5, testedStem: 1, tried: -1,
+  cov1: 2,
+  cov3: 1,
+  innermost: 1,
+  fnOnStack: 1.5,
+  fnCalled: 2,
+  fnInTests: 1,
+  fnInInstr: 1.5,
+  testedStem: 1,
+  tried: -1,
 };
 
 // No per-operator slots: an operator's own weight learned the curriculum's operator mix rather than a skill.
@@ -69,7 +93,8 @@ function hashSlot(key: string): number {
   return HASH_BASE + (createHash('md5').update(key).digest().readUInt32LE(0) % HASH_SLOTS);
 }
 
-const FN_RE = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|function\*?|class)\s+([A-Za-z_$][\w$]*)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)|^\s*(?:(?:public|private|protected|static|async|get|set|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?\([^)]*\)\s*=>|\([^)]*\)\s*(?::\s*[^{]+)?\{)/;
+const FN_RE =
+  /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|function\*?|class)\s+([A-Za-z_$][\w$]*)|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)|^\s*(?:(?:public|private|protected|static|async|get|set|readonly)\s+)*([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?\([^)]*\)\s*=>|\([^)]*\)\s*(?::\s*[^{]+)?\{)/;
 
 const fnCache = new Map<string, string[]>();
 
@@ -98,7 +123,9 @@ export function shapeOf(code: string): string {
   return code
     .replace(/(['"`])(?:\\.|(?!\1).)*\1/g, 's')
     .replace(/\b(?:0|1|2|-1)\b|\b\d+(?:\.\d+)?\b/g, (n) => (['0', '1', '2'].includes(n) ? n : 'n'))
-    .replace(/\b(?!s\b|n\b)[A-Za-z_$][\w$]*\b/g, (w) => (['true', 'false', 'null', 'undefined', 'None', 'True', 'False', 'not', 'and', 'or', 'in', 'is'].includes(w) ? w : 'a'))
+    .replace(/\b(?!s\b|n\b)[A-Za-z_$][\w$]*\b/g, (w) =>
+      ['true', 'false', 'null', 'undefined', 'None', 'True', 'False', 'not', 'and', 'or', 'in', 'is'].includes(w) ? w : 'a',
+    )
     .replace(/\s+/g, ' ');
 }
 
@@ -140,10 +167,14 @@ function derived(ctx: FeatureContext): { traces: Frame[][]; messages: string } {
 /** Shares of failing tests whose traces pass near the candidate (see DENSE_FEATURES). */
 function coverage(r: Repair, fnOf: string[], ctx: FeatureContext): { cov1: number; cov3: number; innermost: number; fnOnStack: number } {
   const fn = fnOf[r.line - 1] ?? '';
-  let cov1 = 0, cov3 = 0, innermost = 0, fnOnStack = 0;
+  let cov1 = 0,
+    cov3 = 0,
+    innermost = 0,
+    fnOnStack = 0;
   const all = derived(ctx).traces;
   for (const trace of all) {
-    let d = Infinity, onStack = false;
+    let d = Infinity,
+      onStack = false;
     trace.forEach((f, i) => {
       if (f.file !== r.file) return;
       const dist = Math.abs(f.line - r.line);
@@ -165,12 +196,18 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
   const fn = fnOf[r.line - 1] ?? '';
   const fnWords = fn ? words(fn) : new Set<string>();
   const lineWords = words(lines[r.line - 1] ?? '');
-  let inFrame = 0, near = 0, fileInFrames = 0, depthScore = 0;
+  let inFrame = 0,
+    near = 0,
+    fileInFrames = 0,
+    depthScore = 0;
   for (const f of ctx.frames) {
     if (f.file !== r.file) continue;
     fileInFrames = 1;
     const d = Math.abs(f.line - r.line);
-    if (d === 0) { inFrame = 1; depthScore = Math.max(depthScore, 1 / (1 + f.depth)); }
+    if (d === 0) {
+      inFrame = 1;
+      depthScore = Math.max(depthScore, 1 / (1 + f.depth));
+    }
     near = Math.max(near, Math.exp(-d / 3));
   }
   const fnInTests = fn && (ctx.testWords.has(fn.toLowerCase()) || overlap(fnWords, ctx.testWords) >= 0.5) ? 1 : 0;
@@ -181,15 +218,33 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
   const seen = ctx.corpus ? occurrences(text, r.start, r.end, r.text, ctx.corpus) : { before: 0, after: 0 };
   const natAfter = Math.log1p(seen.after);
   const values: Record<DenseFeature, number> = {
-    inFrame, near, fileInFrames, depthScore, fnInTests, fnInInstr,
-    lineTestOverlap: overlap(lineWords, ctx.testWords), lineInstrOverlap: overlap(lineWords, ctx.instructionWords),
-    tried: ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0, blindFnInInstr: ctx.blind ? fnInInstr : 0, fnInMessage,
-    fnInTestsNear: ctx.blind ? 0 : fnInTests * near, testedStem: ctx.testedStems.has(stemOf(r.file)) ? 1 : 0,
-    ...cov, fnCalled, natAfter, natGain: ctx.corpus ? natAfter - Math.log1p(Math.max(0, seen.before - 1)) : 0,
+    inFrame,
+    near,
+    fileInFrames,
+    depthScore,
+    fnInTests,
+    fnInInstr,
+    lineTestOverlap: overlap(lineWords, ctx.testWords),
+    lineInstrOverlap: overlap(lineWords, ctx.instructionWords),
+    tried: ctx.tried.has(`${r.file}:${r.line}`) ? 1 : 0,
+    blindFnInInstr: ctx.blind ? fnInInstr : 0,
+    fnInMessage,
+    fnInTestsNear: ctx.blind ? 0 : fnInTests * near,
+    testedStem: ctx.testedStems.has(stemOf(r.file)) ? 1 : 0,
+    ...cov,
+    fnCalled,
+    natAfter,
+    natGain: ctx.corpus ? natAfter - Math.log1p(Math.max(0, seen.before - 1)) : 0,
   };
   const idx: number[] = [];
   const val: number[] = [];
-  DENSE_FEATURES.forEach((name, i) => { const v = values[name]; if (v) { idx.push(i); val.push(v); } });
+  DENSE_FEATURES.forEach((name, i) => {
+    const v = values[name];
+    if (v) {
+      idx.push(i);
+      val.push(v);
+    }
+  });
   const shape = `${shapeOf(r.before)}\u2192${shapeOf(r.after)}`;
   const errorType = ctx.failures[0]?.errorType ?? 'none';
   const keys = [`s:${r.operator}:${shape}`, `e:${r.operator}:${errorType}`, `se:${shape}:${errorType}`];
@@ -197,7 +252,10 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
     const slot = hashSlot(key);
     const at = idx.indexOf(slot);
     if (at >= 0) val[at]! += 1;
-    else { idx.push(slot); val.push(1); }
+    else {
+      idx.push(slot);
+      val.push(1);
+    }
   }
   return { idx, val };
 }

@@ -64,7 +64,9 @@ export function embeddedFigures(policy: LinearPolicy, track: TrackedTasks, ctx: 
  * times, and left out meanwhile. Undefined when no held-out task has one.
  */
 export function reachOfHeldOut(
-  openingOf: (task: Task) => Promise<Opening | null>, workers: number, policy: LinearPolicy,
+  openingOf: (task: Task) => Promise<Opening | null>,
+  workers: number,
+  policy: LinearPolicy,
 ): (tasks: Task[]) => Promise<{ mean: number; byTask: Record<string, number> } | undefined> {
   const book = new Openings(HELD_OUT_SEED, MAX_ATTEMPTS);
   const tries = new Map<string, number>();

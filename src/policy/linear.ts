@@ -83,7 +83,9 @@ export class LinearPolicy {
    * `v` stays per coordinate (all equal) so checkpoints keep their shape. See docs/decisions/2026-12-03-policy-optimizer.md.
    */
   update(grad: Float64Array, lr: number, decay = 1e-3): number {
-    const b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    const b1 = 0.9,
+      b2 = 0.999,
+      eps = 1e-8;
     this.t++;
     let norm = 0;
     for (let i = 0; i < FEATURE_DIM; i++) norm += grad[i]! * grad[i]!;
@@ -92,14 +94,20 @@ export class LinearPolicy {
     for (let i = 0; i < FEATURE_DIM; i++) {
       this.w[i]! -= lr * decay * (this.w[i]! - this.w0[i]!);
       this.m[i] = b1 * this.m[i]! + (1 - b1) * grad[i]!;
-      this.w[i]! += (lr * this.m[i]! / (1 - b1 ** this.t)) / (Math.sqrt(vh) + eps);
+      this.w[i]! += (lr * this.m[i]!) / (1 - b1 ** this.t) / (Math.sqrt(vh) + eps);
     }
     this.step++;
     return Math.sqrt(norm);
   }
 
   toJSON(): PolicyCheckpoint {
-    return { schema: 'frognano.embedded-policy/v1', featureVersion: FEATURE_VERSION, step: this.step, weights: [...this.w], adam: { m: [...this.m], v: [...this.v], t: this.t } };
+    return {
+      schema: 'frognano.embedded-policy/v1',
+      featureVersion: FEATURE_VERSION,
+      step: this.step,
+      weights: [...this.w],
+      adam: { m: [...this.m], v: [...this.v], t: this.t },
+    };
   }
 
   /** A checkpoint's policy; throws, naming what it holds and what this version expects, for any other data. */
@@ -135,13 +143,20 @@ const isNumbers = (v: unknown, n?: number): v is number[] => Array.isArray(v) &&
 function asCheckpoint(x: unknown): PolicyCheckpoint {
   const d = isRecord(x) ? x : {};
   const adam = isRecord(d.adam) ? d.adam : {};
-  if (d.schema === 'frognano.embedded-policy/v1' && d.featureVersion === FEATURE_VERSION && typeof d.step === 'number' && isNumbers(d.weights, FEATURE_DIM)
-    && isNumbers(adam.m, FEATURE_DIM) && isNumbers(adam.v, FEATURE_DIM) && typeof adam.t === 'number') {
+  if (
+    d.schema === 'frognano.embedded-policy/v1' &&
+    d.featureVersion === FEATURE_VERSION &&
+    typeof d.step === 'number' &&
+    isNumbers(d.weights, FEATURE_DIM) &&
+    isNumbers(adam.m, FEATURE_DIM) &&
+    isNumbers(adam.v, FEATURE_DIM) &&
+    typeof adam.t === 'number'
+  ) {
     return { schema: d.schema, featureVersion: d.featureVersion, step: d.step, weights: d.weights, adam: { m: adam.m, v: adam.v, t: adam.t } };
   }
   const weights = Array.isArray(d.weights) ? d.weights.length : 'no';
   throw new Error(
-    `not a checkpoint of this embedded policy version (schema ${String(d.schema)}, ${weights} weights, feature version ${String(d.featureVersion)}; `
-    + `expected ${FEATURE_DIM} weights, version ${FEATURE_VERSION}): train it again with this version`,
+    `not a checkpoint of this embedded policy version (schema ${String(d.schema)}, ${weights} weights, feature version ${String(d.featureVersion)}; ` +
+      `expected ${FEATURE_DIM} weights, version ${FEATURE_VERSION}): train it again with this version`,
   );
 }

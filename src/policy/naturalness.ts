@@ -10,11 +10,17 @@ export function tokens(code: string): string[] {
 }
 
 /** Every source line's tokens, joined so that a token sequence is a substring search (never across lines). */
-export interface Corpus { joined: string }
+export interface Corpus {
+  joined: string;
+}
 
 export function corpusOf(texts: Iterable<string>): Corpus {
   const lines: string[] = [];
-  for (const text of texts) for (const line of text.split('\n')) { const t = tokens(line); if (t.length) lines.push(t.join(' ')); }
+  for (const text of texts)
+    for (const line of text.split('\n')) {
+      const t = tokens(line);
+      if (t.length) lines.push(t.join(' '));
+    }
   return { joined: `\n${lines.join('\n')}\n` };
 }
 
@@ -24,7 +30,8 @@ function count(corpus: Corpus, seq: string[]): number {
   let n = 0;
   // Token boundaries: a space or line break on both sides.
   for (let i = corpus.joined.indexOf(needle); i !== -1; i = corpus.joined.indexOf(needle, i + 1)) {
-    const before = corpus.joined[i - 1], after = corpus.joined[i + needle.length];
+    const before = corpus.joined[i - 1],
+      after = corpus.joined[i + needle.length];
     if ((before === ' ' || before === '\n') && (after === ' ' || after === '\n')) n++;
   }
   return n;

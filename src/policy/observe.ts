@@ -75,9 +75,12 @@ function parsePytest(text: string, workdir: string, obs: TestObservation): void 
     const locs = [...body.matchAll(/^([\w./-]+\.py):(\d+):/gm)].reverse();
     framesIn(locs.map((l) => `${l[1]}:${l[2]}`).join('\n'), workdir, frames);
     obs.frames.push(...frames.map((f) => ({ ...f, failure: obs.failures.length })));
-    const snippet = body.split('\n').filter((l) => /^(?:>|E)\s/.test(l)).join('\n');
+    const snippet = body
+      .split('\n')
+      .filter((l) => /^(?:>|E)\s/.test(l))
+      .join('\n');
     const id = [...failing.keys()].find((k) => k.endsWith(`::${sections[i]}`)) ?? sections[i]!;
-    const message = failing.get(id) ?? (/^E\s+(.*)$/m.exec(body)?.[1] ?? '');
+    const message = failing.get(id) ?? /^E\s+(.*)$/m.exec(body)?.[1] ?? '';
     const errorType = errorTypeOf(/^[\w./-]+\.py:\d+: (\w+)$/m.exec(body)?.[1] ?? message);
     obs.failures.push({ name: id, message, ...(errorType ? { errorType } : {}), snippet });
   }
@@ -122,7 +125,11 @@ export function words(text: string): Set<string> {
 
 /** A file's name without directories, extension and test markers: tests/test_lru.py and src/lru.js share "lru". */
 export function stemOf(path: string): string {
-  return (path.split('/').pop() ?? '').replace(/\.[^.]*$/, '').replace(/\.(test|spec)$/, '').replace(/^test_|_test$/, '').toLowerCase();
+  return (path.split('/').pop() ?? '')
+    .replace(/\.[^.]*$/, '')
+    .replace(/\.(test|spec)$/, '')
+    .replace(/^test_|_test$/, '')
+    .toLowerCase();
 }
 
 /** Stems of the test files the failing tests live in. */

@@ -32,9 +32,13 @@ export function reachWithin(probs: number[], fix: number[], k: number, random: (
     const w = [...probs];
     let total = w.reduce((a, b) => a + b, 0);
     for (let j = 0; j < k && total > 0; j++) {
-      let u = random() * total, c = 0;
+      let u = random() * total,
+        c = 0;
       while (c < w.length - 1 && (u -= w[c]!) > 0) c++;
-      if (isFix.has(c)) { hits++; break; }
+      if (isFix.has(c)) {
+        hits++;
+        break;
+      }
       total -= w[c]!;
       w[c] = 0;
     }
@@ -52,7 +56,11 @@ export const REACH_RUNS = 1000;
 export class Openings {
   private readonly made = new Map<string, { opening: Opening; fix: number[] }>();
 
-  constructor(private readonly seed: number | string, private readonly k: number, private readonly runs = REACH_RUNS) {}
+  constructor(
+    private readonly seed: number | string,
+    private readonly k: number,
+    private readonly runs = REACH_RUNS,
+  ) {}
 
   /** Keeps a task's opening when some candidate can make its fix; says whether it did. */
   keep(taskId: string, fixPatch: string, opening: Opening | null): boolean {

@@ -55,7 +55,11 @@ export class PassRateTracker {
   private readonly estimate: Estimator;
 
   /** `estimate` gives a task's figure when it has a better one than its examples (reach from its opening); only the 'all' mode reads it. */
-  constructor(private readonly policy: LinearPolicy, readonly mode: TrackedTasks = 'trained', estimate: Estimator = () => null) {
+  constructor(
+    private readonly policy: LinearPolicy,
+    readonly mode: TrackedTasks = 'trained',
+    estimate: Estimator = () => null,
+  ) {
     this.estimate = mode === 'all' ? estimate : () => null;
   }
 

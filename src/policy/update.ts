@@ -23,10 +23,12 @@ export function decisionScales(g: ScoredGroup<EmbeddedTurn>, estimator: Advantag
   }
   const adv = g.advantages;
   const failed = adv[rs.findIndex((r) => r.reward !== null && r.reward < SUCCESS_THRESHOLD)] ?? 0;
-  return rs.map((r, i) => decisions[i]!.map((d) => {
-    const a = adv[i]!;
-    return a !== null && credit === 'attempt' && r.reward! >= SUCCESS_THRESHOLD && d.undone ? failed : a;
-  }));
+  return rs.map((r, i) =>
+    decisions[i]!.map((d) => {
+      const a = adv[i]!;
+      return a !== null && credit === 'attempt' && r.reward! >= SUCCESS_THRESHOLD && d.undone ? failed : a;
+    }),
+  );
 }
 
 /** PPO's clip range: later epochs stop pushing a choice once its probability moved this far (as a ratio). */
@@ -40,19 +42,27 @@ export const PPO_CLIP = 0.2;
  * Returns the first step's gradient norm (0: every group degenerate).
  */
 export function updatePolicy(
-  policy: LinearPolicy, groups: readonly ScoredGroup<EmbeddedTurn>[], estimator: AdvantageEstimator, lr: number,
-  credit: CreditMethod = 'episode', epochs = 1, learnable = FEATURE_DIM,
+  policy: LinearPolicy,
+  groups: readonly ScoredGroup<EmbeddedTurn>[],
+  estimator: AdvantageEstimator,
+  lr: number,
+  credit: CreditMethod = 'episode',
+  epochs = 1,
+  learnable = FEATURE_DIM,
 ): number {
   const credited: { d: Decision; scale: number; old: number }[] = [];
-  let nonDegenerate = 0, rollouts = 0;
+  let nonDegenerate = 0,
+    rollouts = 0;
   for (const g of groups) {
     rollouts += g.rollouts.length;
     if (g.degenerate) continue;
     nonDegenerate++;
-    decisionScales(g, estimator, credit).forEach((scales, i) => scales.forEach((scale, j) => {
-      const d = decisionsOf(g.rollouts[i]!.trajectory)[j]!;
-      if (scale) credited.push({ d, scale, old: epochs > 1 ? policy.logprob(d) : 0 });
-    }));
+    decisionScales(g, estimator, credit).forEach((scales, i) =>
+      scales.forEach((scale, j) => {
+        const d = decisionsOf(g.rollouts[i]!.trajectory)[j]!;
+        if (scale) credited.push({ d, scale, old: epochs > 1 ? policy.logprob(d) : 0 });
+      }),
+    );
   }
   if (!nonDegenerate) return 0;
   let firstNorm = 0;

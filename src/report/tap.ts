@@ -25,7 +25,10 @@ function splitDirective(rest: string): { name: string; directive?: 'skip' | 'tod
       continue;
     }
     if (rest[i] === '#' && (i === 0 || rest[i - 1] === ' ')) {
-      const d = rest.slice(i + 1).trim().toLowerCase();
+      const d = rest
+        .slice(i + 1)
+        .trim()
+        .toLowerCase();
       const name = rest.slice(0, i).trimEnd();
       if (d.startsWith('skip')) return { name, directive: 'skip' };
       if (d.startsWith('todo')) return { name, directive: 'todo' };
@@ -168,7 +171,13 @@ function tapeGroups(lines: string[]): TestResult[] | null {
   }
   if (groups.length === 0) return null;
   return groups.map((g) => {
-    const status: TestStatus = g.statuses.includes('failed') ? 'failed' : g.statuses.length && g.statuses.every((s) => s === 'skipped') ? 'skipped' : g.statuses.length ? 'passed' : 'error';
+    const status: TestStatus = g.statuses.includes('failed')
+      ? 'failed'
+      : g.statuses.length && g.statuses.every((s) => s === 'skipped')
+        ? 'skipped'
+        : g.statuses.length
+          ? 'passed'
+          : 'error';
     return { id: g.name, status, ...(g.message ? { message: g.message } : {}) };
   });
 }

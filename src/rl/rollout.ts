@@ -39,7 +39,6 @@ export interface RolloutContext {
   maxSteps?: number;
 }
 
-
 /**
  * Time for one of the agent's commands: a repair that loops forever should
  * cost seconds, not the spec's minute; the verifier keeps the spec's limit.
@@ -58,14 +57,28 @@ export function agentInstruction(task: Task, ws: Workspace): string {
 }
 
 /** The model works on the task in a fresh workspace; what it changed (or why the host refused to read it), why it stopped, and its turns. */
-export async function work<D>(task: Task, model: Model<D>, ctx: RolloutContext): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[] }> {
+export async function work<D>(
+  task: Task,
+  model: Model<D>,
+  ctx: RolloutContext,
+): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[] }> {
   const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
   try {
     const res = await runAgent({
-      model, workspace: ws, instruction: agentInstruction(task, ws), toolset: 'leaf', taskId: task.id,
+      model,
+      workspace: ws,
+      instruction: agentInstruction(task, ws),
+      toolset: 'leaf',
+      taskId: task.id,
       ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
       ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task.env.spec, ws)) } : {}),
-      limits: { maxSteps: ctx.maxSteps ?? DEFAULT_AGENT_LIMITS.maxSteps, maxObservationChars: 400_000, maxContextTokens: 50_000_000, commandTimeoutMs: agentCommandTimeoutMs(task), wallTimeMs: 10 * 60_000 },
+      limits: {
+        maxSteps: ctx.maxSteps ?? DEFAULT_AGENT_LIMITS.maxSteps,
+        maxObservationChars: 400_000,
+        maxContextTokens: 50_000_000,
+        commandTimeoutMs: agentCommandTimeoutMs(task),
+        wallTimeMs: 10 * 60_000,
+      },
     });
     const change = await ws.diff().catch((err: unknown) => {
       if (err instanceof ChangeRefused) return { refused: { code: err.code, message: err.message } };
@@ -88,7 +101,15 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   try {
     ({ change, stopReason, steps, turns } = await work(task, actor, ctx));
   } catch (err) {
-    return { ...base, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) };
+    return {
+      ...base,
+      trajectory: { turns: [], stopReason: 'infra-error' },
+      reward: null,
+      steps: 0,
+      ms: performance.now() - t0,
+      verifyMs: 0,
+      reason: errorMessage(err),
+    };
   }
   const trajectory = { turns, stopReason };
   const v0 = performance.now();
@@ -100,14 +121,27 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
     try {
       report = await verify(task, change, ctx);
     } catch (err) {
-      const failed: Rollout<D> = { ...base, trajectory: { turns, stopReason: 'infra-error' }, reward: null, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0 };
+      const failed: Rollout<D> = {
+        ...base,
+        trajectory: { turns, stopReason: 'infra-error' },
+        reward: null,
+        steps,
+        ms: performance.now() - t0,
+        verifyMs: performance.now() - v0,
+      };
       return { ...failed, reason: errorMessage(err) };
     }
     if (report.reward !== null) ctx.verdicts?.set(key, report);
   }
   return {
-    ...base, trajectory, reward: report.reward, verdict: report.verdict, steps, cached,
-    ms: performance.now() - t0, verifyMs: performance.now() - v0,
+    ...base,
+    trajectory,
+    reward: report.reward,
+    verdict: report.verdict,
+    steps,
+    cached,
+    ms: performance.now() - t0,
+    verifyMs: performance.now() - v0,
     ...(report.reason ? { reason: report.reason } : {}),
   };
 }
@@ -118,7 +152,10 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
  * actor is closed after each try.
  */
 export async function rolloutWithRetry<D>(
-  task: Task, newActor: (attempt: number) => Actor<D> | Promise<Actor<D>>, ctx: RolloutContext, version: number,
+  task: Task,
+  newActor: (attempt: number) => Actor<D> | Promise<Actor<D>>,
+  ctx: RolloutContext,
+  version: number,
 ): Promise<Rollout<D> & { retried: boolean }> {
   let res: Rollout<D> | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -128,8 +165,15 @@ export async function rolloutWithRetry<D>(
       actor = await newActor(attempt);
     } catch (err) {
       res = {
-        taskId: task.id, trajectory: { turns: [], stopReason: 'infra-error' }, reward: null, policyVersion: version, steps: 0,
-        ms: performance.now() - t0, verifyMs: 0, cached: false, reason: `model: ${errorMessage(err)}`,
+        taskId: task.id,
+        trajectory: { turns: [], stopReason: 'infra-error' },
+        reward: null,
+        policyVersion: version,
+        steps: 0,
+        ms: performance.now() - t0,
+        verifyMs: 0,
+        cached: false,
+        reason: `model: ${errorMessage(err)}`,
       };
       continue;
     }

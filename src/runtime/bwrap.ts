@@ -15,8 +15,19 @@ const OUTDIR = '/frognano/out';
 
 // Only what programs need from /etc: never shadow, ssh keys or the like.
 const ETC_FILES = [
-  'alternatives', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'ssl', 'ca-certificates',
-  'localtime', 'nsswitch.conf', 'passwd', 'group', 'hosts', 'mime.types', 'gitconfig',
+  'alternatives',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'ssl',
+  'ca-certificates',
+  'localtime',
+  'nsswitch.conf',
+  'passwd',
+  'group',
+  'hosts',
+  'mime.types',
+  'gitconfig',
 ];
 
 /** Binds for the system: /usr read-only, the top-level links into it, a little of /etc. */
@@ -115,9 +126,14 @@ export class BwrapRuntime implements Runtime {
       '--die-with-parent',
       '--new-session',
       ...systemBinds(Boolean(req.network)),
-      '--proc', '/proc',
-      '--dev', '/dev',
-      '--perms', '1777', '--tmpfs', '/tmp',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--perms',
+      '1777',
+      '--tmpfs',
+      '/tmp',
     ];
     for (const prefix of hostPython()?.prefixes ?? []) {
       if (!prefix.startsWith('/usr/')) args.push(...dirs(prefix), '--ro-bind', prefix, prefix);

@@ -42,10 +42,30 @@ let bwrapOk: boolean | undefined;
 export function bwrapAvailable(): boolean {
   if (bwrapOk === undefined) {
     try {
-      execFileSync('bwrap', ['--unshare-all', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--', '/usr/bin/true'], {
-        stdio: 'ignore',
-        timeout: 10000,
-      });
+      execFileSync(
+        'bwrap',
+        [
+          '--unshare-all',
+          '--ro-bind',
+          '/usr',
+          '/usr',
+          '--symlink',
+          'usr/bin',
+          '/bin',
+          '--symlink',
+          'usr/lib',
+          '/lib',
+          '--symlink',
+          'usr/lib64',
+          '/lib64',
+          '--',
+          '/usr/bin/true',
+        ],
+        {
+          stdio: 'ignore',
+          timeout: 10000,
+        },
+      );
       bwrapOk = true;
     } catch {
       bwrapOk = false;

@@ -25,10 +25,7 @@ export class LocalRuntime implements Runtime {
     const limits = { ...DEFAULT_LIMITS, ...req.limits };
     const mb = 1024 * 1024;
     // rlimits still bound memory, processes and file size; nothing else is contained.
-    const argv = [
-      'prlimit', `--data=${limits.memoryMb * mb}`, `--fsize=${limits.maxFileMb * mb}`, '--core=0', '--',
-      ...req.argv,
-    ];
+    const argv = ['prlimit', `--data=${limits.memoryMb * mb}`, `--fsize=${limits.maxFileMb * mb}`, '--core=0', '--', ...req.argv];
     const home = process.env.HOME ?? m.root;
     return runProcess({
       argv,

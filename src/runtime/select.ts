@@ -21,7 +21,10 @@ export function selectRuntime(choice: RuntimeChoice = {}): Runtime {
   switch (name) {
     case 'bwrap':
       if (!bwrapAvailable()) {
-        throw new UserError('runtime "bwrap" cannot start a sandbox here', 'install it with `apt-get install bubblewrap`, or pass --runtime local to run unisolated');
+        throw new UserError(
+          'runtime "bwrap" cannot start a sandbox here',
+          'install it with `apt-get install bubblewrap`, or pass --runtime local to run unisolated',
+        );
       }
       return new BwrapRuntime();
     case 'local':

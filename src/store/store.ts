@@ -83,7 +83,9 @@ export class Store {
   }
 
   environments(): RegisteredEnv[] {
-    const rows = this.db.prepare<[], { spec_json: string; base_dir: string; origin: string; added_at: string }>('SELECT * FROM environments ORDER BY name').all();
+    const rows = this.db
+      .prepare<[], { spec_json: string; base_dir: string; origin: string; added_at: string }>('SELECT * FROM environments ORDER BY name')
+      .all();
     return rows.map((r) => ({ spec: JSON.parse(r.spec_json), baseDir: r.base_dir, origin: r.origin, addedAt: r.added_at }));
   }
 
@@ -118,15 +120,16 @@ export class Store {
 
   addTask(t: { id: string; env: string; strategy: string; dir: string; bugKey: string; f2p: number; p2p: number; knobs: unknown }): void {
     this.db
-      .prepare(
-        `INSERT OR REPLACE INTO tasks (id, env, strategy, dir, bug_key, f2p, p2p, knobs_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
+      .prepare(`INSERT OR REPLACE INTO tasks (id, env, strategy, dir, bug_key, f2p, p2p, knobs_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(t.id, t.env, t.strategy, t.dir, t.bugKey, t.f2p, t.p2p, JSON.stringify(t.knobs), new Date().toISOString());
   }
 
   /** Bug keys of the stored tasks of an environment (to reject duplicates). */
   taskBugKeys(env: string): string[] {
-    return this.db.prepare<[string], { bug_key: string }>('SELECT bug_key FROM tasks WHERE env = ?').all(env).map((r) => r.bug_key);
+    return this.db
+      .prepare<[string], { bug_key: string }>('SELECT bug_key FROM tasks WHERE env = ?')
+      .all(env)
+      .map((r) => r.bug_key);
   }
 
   taskCount(): number {

@@ -16,14 +16,29 @@ type Extra = Pick<Task, 'bugPatch' | 'fixPatch' | 'hiddenFiles' | 'heldBack' | '
 
 /** Our own fields as toSweBench wrote them, checked as far as a task is read from them. */
 function isExtra(x: unknown): x is Extra {
-  return isRecord(x) && typeof x.bugPatch === 'string' && typeof x.fixPatch === 'string' && isStringArray(x.hiddenFiles) && isRecord(x.env)
-    && isRecord(x.knobs) && isRecord(x.provenance) && isRecord(x.stats);
+  return (
+    isRecord(x) &&
+    typeof x.bugPatch === 'string' &&
+    typeof x.fixPatch === 'string' &&
+    isStringArray(x.hiddenFiles) &&
+    isRecord(x.env) &&
+    isRecord(x.knobs) &&
+    isRecord(x.provenance) &&
+    isRecord(x.stats)
+  );
 }
 
 function extra(t: Task): Extra {
   return {
-    bugPatch: t.bugPatch, fixPatch: t.fixPatch, hiddenFiles: t.hiddenFiles, ...(t.heldBack ? { heldBack: t.heldBack } : {}),
-    ...(t.grading ? { grading: t.grading } : {}), knobs: t.knobs, provenance: t.provenance, stats: t.stats, env: t.env,
+    bugPatch: t.bugPatch,
+    fixPatch: t.fixPatch,
+    hiddenFiles: t.hiddenFiles,
+    ...(t.heldBack ? { heldBack: t.heldBack } : {}),
+    ...(t.grading ? { grading: t.grading } : {}),
+    knobs: t.knobs,
+    provenance: t.provenance,
+    stats: t.stats,
+    env: t.env,
   };
 }
 
@@ -203,7 +218,9 @@ export function writeHarborTask(root: string, t: Task, snapshotDir: string): str
   const report = spec.test.report.from === 'file' ? '/tmp/report' : '/tmp/report.out';
   const cmd = spec.test.command.map((a) => a.replaceAll('{report}', '/tmp/report').replaceAll('{python}', 'python3'));
   const quoted = cmd.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
-  const env = Object.entries(spec.test.env).map(([k, v]) => `export ${k}='${v}'`).join('\n');
+  const env = Object.entries(spec.test.env)
+    .map(([k, v]) => `export ${k}='${v}'`)
+    .join('\n');
   writeFileSync(
     join(dir, 'tests', 'test.sh'),
     `#!/bin/bash\n# Restores the tests, runs them, and grades FAIL_TO_PASS and PASS_TO_PASS.\nmkdir -p /logs/verifier\ncd /workspace\ncp -r /tests/original/. /workspace/\n${env}\n${quoted} > /tmp/report.out 2>/tmp/report.err\ncode=$?\npython3 /tests/grade.py ${spec.test.report.format} ${report} $code\n`,
@@ -214,11 +231,13 @@ export function writeHarborTask(root: string, t: Task, snapshotDir: string): str
   mkdirSync(join(dir, 'tests', 'original'), { recursive: true });
   copyTests(snapshotDir, join(dir, 'tests', 'original'), spec.testPaths);
   writeFileSync(join(dir, 'solution', 'fix.patch'), t.fixPatch);
-  writeFileSync(join(dir, 'solution', 'solve.sh'), '#!/bin/bash\ncd /workspace\ngit apply /solution/fix.patch 2>/dev/null || patch -p1 < /solution/fix.patch\n');
+  writeFileSync(
+    join(dir, 'solution', 'solve.sh'),
+    '#!/bin/bash\ncd /workspace\ngit apply /solution/fix.patch 2>/dev/null || patch -p1 < /solution/fix.patch\n',
+  );
   chmodSync(join(dir, 'solution', 'solve.sh'), 0o755);
   return dir;
 }
-
 
 function copyTests(snapshot: string, to: string, globs: string[]): void {
   const walk = (dir: string) => {

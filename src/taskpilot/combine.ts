@@ -57,7 +57,9 @@ export function combineCandidates(singles: Single[], opts: { n: number; seed: nu
     const seed = deriveSeed(opts.seed, opts.salt, 'combine', i);
     const random = rng(seed);
     const k = Math.min(singles.length, 2 + Math.floor(random() * 3));
-    const chosen = shuffle(singles, random).slice(0, k).sort((a, b) => a.task.id.localeCompare(b.task.id));
+    const chosen = shuffle(singles, random)
+      .slice(0, k)
+      .sort((a, b) => a.task.id.localeCompare(b.task.id));
     const key = chosen.map((s) => s.task.id).join('+');
     if (seen.has(key)) continue;
     seen.add(key);

@@ -32,7 +32,12 @@ export interface LayoutCheck {
 
 const REPEAT = /^.* \[\d+\]$/s;
 
-async function gradedRun(c: LayoutCheck, layout: GradingLayout, fixed: boolean, random: () => number): Promise<{ run: TestRun; reading: LayoutReading } | null> {
+async function gradedRun(
+  c: LayoutCheck,
+  layout: GradingLayout,
+  fixed: boolean,
+  random: () => number,
+): Promise<{ run: TestRun; reading: LayoutReading } | null> {
   const required = [...c.f2p, ...c.p2p];
   const taken = new Set([...testPathsInUse(c.built.snapshot, c.built.env.spec), ...layout.files.map((f) => f.path)]);
   let moved: ReturnType<typeof applyLayout> = [];
@@ -64,7 +69,8 @@ export async function checkedLayout(c: LayoutCheck): Promise<GradingLayout | nul
   const style = idStyle(spec.test.report.format);
   const random = rng(deriveSeed('grading', c.bugPatch));
   const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
-  const plan = (p2p: string[]) => planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
+  const plan = (p2p: string[]) =>
+    planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
   const relocate = style === 'pytest';
   const bare: GradingLayout = { files: [], twins: [], renamed: {}, copies: [], relocate, repeats: [], words: projectWords(files) };
   // Honeypots first; where they disturb the suite, twins of the failing tests

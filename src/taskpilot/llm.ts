@@ -126,5 +126,4 @@ export class LlmGenerator {
       files: { [file.rel]: { before: file.text, after } },
     };
   }
-
 }

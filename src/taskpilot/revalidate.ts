@@ -19,7 +19,13 @@ export interface Revalidation {
   lostP2P: string[];
 }
 
-export async function revalidate(task: Task, built: BuiltEnv, runtime: Runtime, dataDir: string, runs = { referenceRuns: 3, candidateRuns: 2 }): Promise<Revalidation> {
+export async function revalidate(
+  task: Task,
+  built: BuiltEnv,
+  runtime: Runtime,
+  dataDir: string,
+  runs = { referenceRuns: 3, candidateRuns: 2 },
+): Promise<Revalidation> {
   const v = new EnvValidator(built, runtime, dataDir, runs);
   const verdict = await v.validate({ bugPatch: task.bugPatch, fixPatch: task.fixPatch, originals: originalsOf(built, task.bugPatch) });
   if (!verdict.valid) return { ok: false, verdict, lostF2P: task.FAIL_TO_PASS, lostP2P: task.PASS_TO_PASS };

@@ -202,9 +202,21 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
     const files = sourceFiles(built.snapshot, env.spec);
     const candidates: Candidate[] = [];
     if (opts.strategies.includes('procedural')) {
-      for await (const a of proceduralAttempts(files, { n: opts.n, seed: opts.seed, salt: env.spec.name, ...(opts.operators ? { operators: opts.operators } : {}) })) {
+      for await (const a of proceduralAttempts(files, {
+        n: opts.n,
+        seed: opts.seed,
+        salt: env.spec.name,
+        ...(opts.operators ? { operators: opts.operators } : {}),
+      })) {
         if (a.candidate) {
-          candidates.push({ env: env.spec.name, strategy: 'procedural', operators: [a.operator], edits: [a.candidate.edit], seeds: [a.seed], files: a.candidate.files });
+          candidates.push({
+            env: env.spec.name,
+            strategy: 'procedural',
+            operators: [a.operator],
+            edits: [a.candidate.edit],
+            seeds: [a.seed],
+            files: a.candidate.files,
+          });
         } else {
           tally(stats, { strategy: 'procedural', operators: [a.operator], env: env.spec.name }, a.failure!);
           stats.planned++;
@@ -218,7 +230,16 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
         stats.planned++;
         const made = await opts.llm.generate(strategy, files, { seed: opts.seed, salt: env.spec.name, index: i });
         if ('failure' in made) tally(stats, { strategy, operators: [strategy], env: env.spec.name }, made.failure);
-        else candidates.push({ env: env.spec.name, strategy, operators: [strategy], edits: [made.edit], seeds: [made.seed], files: made.files, model: opts.llm.model });
+        else
+          candidates.push({
+            env: env.spec.name,
+            strategy,
+            operators: [strategy],
+            edits: [made.edit],
+            seeds: [made.seed],
+            files: made.files,
+            model: opts.llm.model,
+          });
         stats.planned--;
         opts.onProgress?.(stats);
       }
@@ -248,7 +269,12 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
 
   // Phase 2: combinations of validated bugs of one environment (2 to 4 each).
   if (opts.strategies.includes('combine')) {
-    const combos = works.flatMap((w) => combineCandidates(w.singles.filter((x) => x !== undefined), { n: opts.n, seed: opts.seed, salt: w.built.env.spec.name }).map((c) => ({ w, c })));
+    const combos = works.flatMap((w) =>
+      combineCandidates(
+        w.singles.filter((x) => x !== undefined),
+        { n: opts.n, seed: opts.seed, salt: w.built.env.spec.name },
+      ).map((c) => ({ w, c })),
+    );
     stats.planned += combos.length - reserved;
     opts.onProgress?.(stats);
     await pool(combos, opts.workers, async ({ w, c }) => {
@@ -263,4 +289,3 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
   }
   return stats;
 }
-

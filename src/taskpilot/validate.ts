@@ -27,16 +27,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { checkedLayout } from './grading-check.js';
 import { errorMessage } from '../util/errors.js';
 
-export type RejectReason =
-  | 'apply-failed'
-  | 'duplicate'
-  | 'timeout'
-  | 'infra'
-  | 'no-f2p'
-  | 'no-p2p'
-  | 'flaky'
-  | 'fix-fails'
-  | 'leak';
+export type RejectReason = 'apply-failed' | 'duplicate' | 'timeout' | 'infra' | 'no-f2p' | 'no-p2p' | 'flaky' | 'fix-fails' | 'leak';
 
 export interface CandidateChange {
   /** Introduces the bug into the snapshot. */
@@ -69,8 +60,15 @@ export interface ValidatorOptions {
 
 export function patchKey(patch: string): string {
   // Hunk headers and context do not change what the bug is.
-  const body = patch.split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l)).join('\n');
-  return createHash('sha256').update(patch.match(/^diff --git .*$/gm)?.join('\n') ?? '').update(body).digest('hex').slice(0, 16);
+  const body = patch
+    .split('\n')
+    .filter((l) => /^[-+](?![-+]{2} )/.test(l))
+    .join('\n');
+  return createHash('sha256')
+    .update(patch.match(/^diff --git .*$/gm)?.join('\n') ?? '')
+    .update(body)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export class EnvValidator {
@@ -201,7 +199,17 @@ export class EnvValidator {
       if (f2p.length === 0) return { valid: false, reason: 'fix-fails', detail: 'no failing test passes with the reference fix' };
       const candidateMs = performance.now() - started;
       const reportIds = new Set((await this.referenceTests()).run.tests.keys());
-      const layout = await checkedLayout({ built: this.built, runtime: this.runtime, dataDir: this.dataDir, bugPatch: c.bugPatch, fixPatch: c.fixPatch, f2p, p2p, reportIds, timeoutSec: this.timeoutSec });
+      const layout = await checkedLayout({
+        built: this.built,
+        runtime: this.runtime,
+        dataDir: this.dataDir,
+        bugPatch: c.bugPatch,
+        fixPatch: c.fixPatch,
+        f2p,
+        p2p,
+        reportIds,
+        timeoutSec: this.timeoutSec,
+      });
       return { valid: true, f2p, p2p, testFiles, dropped, candidateMs, failures, grading: layout ?? noLayout() };
     } finally {
       ws.dispose();

@@ -27,17 +27,27 @@ export interface SolveRate {
 }
 
 export async function solveRate(
-  ids: string[], cfg: TrainConfig, taskOf: (id: string) => Task | undefined,
-  runOne: (task: Task, seed: number) => Promise<Rollout>, onDone: (done: number, total: number) => void,
+  ids: string[],
+  cfg: TrainConfig,
+  taskOf: (id: string) => Task | undefined,
+  runOne: (task: Task, seed: number) => Promise<Rollout>,
+  onDone: (done: number, total: number) => void,
 ): Promise<SolveRate> {
   const jobs = ids.flatMap((id) => Array.from({ length: cfg.evalRollouts }, (_, r) => ({ id, r })));
-  let sum = 0, n = 0, done = 0, solved = 0;
+  let sum = 0,
+    n = 0,
+    done = 0,
+    solved = 0;
   await inParallel(jobs, cfg.workers, async ({ id, r }) => {
     const task = taskOf(id);
     if (!task) return;
     // The same seeds at every evaluation and in every run, so differences come from the policy.
     const res = await runOne(task, deriveSeed('eval', id, r));
-    if (res.reward !== null) { sum += res.reward; n++; if (isSuccess(res.reward)) solved++; }
+    if (res.reward !== null) {
+      sum += res.reward;
+      n++;
+      if (isSuccess(res.reward)) solved++;
+    }
     onDone(++done, jobs.length);
   });
   return { rate: n ? sum / n : 0, solved, attempts: n };

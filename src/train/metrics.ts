@@ -55,7 +55,11 @@ export const nonDegenerateCount = (groups: readonly Group[]): number => groups.f
 export function batchEntry(taskId: string, reason: GroupReason, rs: Group, figure: number | null, heldCheck: boolean): BatchEntry {
   const scored = rs.filter((r) => r.reward !== null);
   return {
-    taskId, reason, passed: scored.filter((r) => isSuccess(r.reward)).length, scored: scored.length,
-    ...(figure !== null ? { figure } : {}), ...(heldCheck ? { held: true } : {}),
+    taskId,
+    reason,
+    passed: scored.filter((r) => isSuccess(r.reward)).length,
+    scored: scored.length,
+    ...(figure !== null ? { figure } : {}),
+    ...(heldCheck ? { held: true } : {}),
   };
 }

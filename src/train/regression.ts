@@ -37,7 +37,11 @@ export async function settleReplays(groups: Map<string, RolloutResult[]>, replay
   const jobs = fill.slice(0, Math.max(0, o.budgetLeft()));
   for (let k = 0; k < jobs.length; k++) o.spend();
   const got: RolloutResult[] = [];
-  await inParallel(jobs.map((j, k) => ({ ...j, k })), o.workers, async ({ id, index, k }) => void (got[k] = await o.run(id, index)));
+  await inParallel(
+    jobs.map((j, k) => ({ ...j, k })),
+    o.workers,
+    async ({ id, index, k }) => void (got[k] = await o.run(id, index)),
+  );
   jobs.forEach(({ id }, k) => groups.get(id)!.push(got[k]!)); // in index order, whatever finished first
   return out;
 }

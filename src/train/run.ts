@@ -44,7 +44,14 @@ export interface TrainDeps<D> {
 }
 
 export type TrainEvent =
-  | { kind: 'phase'; step: number; phase: string; done?: number; total?: number; /** Rollouts spent so far, the running batch's finished ones included. */ rollouts?: number }
+  | {
+      kind: 'phase';
+      step: number;
+      phase: string;
+      done?: number;
+      total?: number /** Rollouts spent so far, the running batch's finished ones included. */;
+      rollouts?: number;
+    }
   | { kind: 'step'; metrics: StepMetrics }
   | ({ kind: 'eval' } & HeldOutPoint)
   | { kind: 'resume'; step: number; rollouts: number };
@@ -74,7 +81,10 @@ export class TrainRun<D> {
   /** The time limit counts per invocation; each makes at least one step, so a stopped run goes further when rerun. */
   readonly invoked = performance.now();
 
-  constructor(readonly cfg: TrainConfig, given: TrainDeps<D>) {
+  constructor(
+    readonly cfg: TrainConfig,
+    given: TrainDeps<D>,
+  ) {
     // Workspaces keep git directories by absolute path: a relative data directory would break them.
     const deps = { ...given, dataDir: resolve(given.dataDir), runDir: resolve(given.runDir), bankDir: resolve(given.bankDir) };
     this.deps = deps;
@@ -94,13 +104,25 @@ export class TrainRun<D> {
     this.controller = saved ? DifficultyController.fromJSON(saved.controller) : new DifficultyController({ target: cfg.target });
     this.used = new Set(saved?.used ?? []);
     this.state = saved ?? {
-      schema: STATE_SCHEMA, config: cfg, step: 0, rolloutsUsed: 0, elapsedMs: 0, learner: { kind: this.learner.kind, state: this.learner.save() },
-      pool: this.pool.toJSON(), controller: this.controller.toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 0, degenerate: 0 },
+      schema: STATE_SCHEMA,
+      config: cfg,
+      step: 0,
+      rolloutsUsed: 0,
+      elapsedMs: 0,
+      learner: { kind: this.learner.kind, state: this.learner.save() },
+      pool: this.pool.toJSON(),
+      controller: this.controller.toJSON(),
+      used: [],
+      evalIds: [],
+      fixedIds: null,
+      heldOut: [],
+      groups: { total: 0, degenerate: 0 },
     };
     this.state.config = cfg; // a resumed run may go further (steps, budget, time limit); the rest matches (cli/train.ts)
     this.started = performance.now() - this.state.elapsedMs;
     this.figures = this.learner.figures?.({
-      seed: cfg.seed, workers: cfg.workers,
+      seed: cfg.seed,
+      workers: cfg.workers,
       work: async (task, actor) => void (await work(task, actor, { ...(await this.context(task)), testRuns: this.testRuns })),
     });
   }
@@ -154,7 +176,13 @@ export class TrainRun<D> {
 
   /** The held-out solve rate of the current policy (the same seeds at every evaluation). */
   solveHeldOut(): Promise<SolveRate> {
-    return solveRate(this.state.evalIds, this.cfg, (id) => this.task(id), this.runOne, (done, total) => this.phase(this.state.step, 'held-out evaluation', done, total));
+    return solveRate(
+      this.state.evalIds,
+      this.cfg,
+      (id) => this.task(id),
+      this.runOne,
+      (done, total) => this.phase(this.state.step, 'held-out evaluation', done, total),
+    );
   }
 
   /** The held-out tasks' mean figure (the learner's own estimate; undefined without figures or tasks). */
@@ -166,7 +194,11 @@ export class TrainRun<D> {
   /** A held-out evaluation's point: kept in the state and announced. */
   recordHeldOut(step: number, solved: SolveRate, reach: HeldOutReach | undefined): void {
     const point: HeldOutPoint = {
-      step, rollouts: this.state.rolloutsUsed, solveRate: solved.rate, solved: solved.solved, attempts: solved.attempts,
+      step,
+      rollouts: this.state.rolloutsUsed,
+      solveRate: solved.rate,
+      solved: solved.solved,
+      attempts: solved.attempts,
       ...(reach !== undefined ? { reach: reach.mean, reachByTask: reach.byTask } : {}),
     };
     this.state.heldOut.push(point);

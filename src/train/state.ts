@@ -81,11 +81,18 @@ export function loadState(runDir: string): RunState | null {
   if (schema === STATE_V1 && 'policy' in data) {
     // v1 held the embedded policy's checkpoint: it becomes that learner's state, one update per finished step.
     const { policy, ...rest } = data;
-    const migrated = { ...rest, schema: STATE_SCHEMA, learner: { kind: 'embedded-policy', state: { version: typeof rest.step === 'number' ? rest.step : 0, policy } } };
+    const migrated = {
+      ...rest,
+      schema: STATE_SCHEMA,
+      learner: { kind: 'embedded-policy', state: { version: typeof rest.step === 'number' ? rest.step : 0, policy } },
+    };
     if (isRunState(migrated)) return migrated;
   }
   if (schema !== STATE_SCHEMA && schema !== STATE_V1) {
-    throw new UserError(`the run state ${path} was saved in another format (${JSON.stringify(schema)}; this version reads ${STATE_SCHEMA} and ${STATE_V1})`, fix);
+    throw new UserError(
+      `the run state ${path} was saved in another format (${JSON.stringify(schema)}; this version reads ${STATE_SCHEMA} and ${STATE_V1})`,
+      fix,
+    );
   }
   if (!isRunState(state)) throw new UserError(`the run state ${path} is incomplete or damaged`, fix);
   return state;
@@ -95,5 +102,7 @@ export function loadState(runDir: string): RunState | null {
 function isRunState(x: unknown): x is RunState {
   if (!isRecord(x) || x.schema !== STATE_SCHEMA || !isRecord(x.config) || !isRecord(x.learner) || typeof x.learner.kind !== 'string') return false;
   const counts = ['step', 'rolloutsUsed', 'elapsedMs'].every((k) => typeof x[k] === 'number');
-  return counts && isRecord(x.pool) && isRecord(x.controller) && isStringArray(x.used) && isStringArray(x.evalIds) && Array.isArray(x.heldOut) && isRecord(x.groups);
+  return (
+    counts && isRecord(x.pool) && isRecord(x.controller) && isStringArray(x.used) && isStringArray(x.evalIds) && Array.isArray(x.heldOut) && isRecord(x.groups)
+  );
 }

@@ -39,7 +39,11 @@ export class Step<D> {
   private heldOut: SolveRate | undefined;
   private reach: HeldOutReach | undefined;
 
-  constructor(private readonly run: TrainRun<D>, private readonly stocker: Stocker<D>, readonly n: number) {
+  constructor(
+    private readonly run: TrainRun<D>,
+    private readonly stocker: Stocker<D>,
+    readonly n: number,
+  ) {
     this.random = rng(deriveSeed(run.cfg.seed, 'step', n));
     stocker.reset();
     this.cache0 = { hits: run.testRuns.hits, misses: run.testRuns.misses };
@@ -98,15 +102,21 @@ export class Step<D> {
     }
     const t1 = performance.now();
     // A replayed retired task starts as a check of the probe's size (regression.ts).
-    const jobs = this.batch.flatMap((id) => Array.from({ length: this.reasons.get(id) === 'replay' ? checkSize(cfg.probe, this.group) : this.group }, (_, g) => ({ id, g })));
+    const jobs = this.batch.flatMap((id) =>
+      Array.from({ length: this.reasons.get(id) === 'replay' ? checkSize(cfg.probe, this.group) : this.group }, (_, g) => ({ id, g })),
+    );
     const got: Group<D> = new Array(jobs.length);
     let done = 0;
     run.inFlight = jobs.length;
-    await inParallel(jobs.map((j, k) => ({ ...j, k })), cfg.workers, async ({ id, g, k }) => {
-      got[k] = await run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, g));
-      run.batchDone = ++done;
-      run.phase(this.n, 'rollouts', done, jobs.length);
-    });
+    await inParallel(
+      jobs.map((j, k) => ({ ...j, k })),
+      cfg.workers,
+      async ({ id, g, k }) => {
+        got[k] = await run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, g));
+        run.batchDone = ++done;
+        run.phase(this.n, 'rollouts', done, jobs.length);
+      },
+    );
     run.state.rolloutsUsed += jobs.length;
     run.batchDone = 0;
     run.inFlight = 0;
@@ -115,11 +125,17 @@ export class Step<D> {
     // Restocking spends budget as it goes: it finishes before more rollouts are spent, so what each gets does not depend on timing.
     await this.alongside;
     const more: MoreRollouts = {
-      workers: cfg.workers, budgetLeft: () => cfg.budget - run.state.rolloutsUsed, spend: () => void run.state.rolloutsUsed++,
+      workers: cfg.workers,
+      budgetLeft: () => cfg.budget - run.state.rolloutsUsed,
+      spend: () => void run.state.rolloutsUsed++,
       run: (id, i) => run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, i)),
     };
     // Replay checks that held end there; the others become full groups. All-fail groups may gain rollouts (--extend).
-    this.heldChecks = await settleReplays(this.results, this.batch.filter((id) => this.reasons.get(id) === 'replay'), { ...more, group: this.group });
+    this.heldChecks = await settleReplays(
+      this.results,
+      this.batch.filter((id) => this.reasons.get(id) === 'replay'),
+      { ...more, group: this.group },
+    );
     this.groupIds = this.batch.filter((id) => !this.heldChecks.has(id));
     if (cfg.extend > 0) this.extended = await extendAllFail(new Map(this.groupIds.map((id) => [id, this.results.get(id)!])), { ...more, max: cfg.extend });
     this.ms.rollouts = performance.now() - t1;
@@ -134,7 +150,12 @@ export class Step<D> {
    */
   grade(): void {
     const { pool, cfg } = this.run;
-    for (const [id, rs] of this.results) pool.record(id, rs.map((r) => r.reward), this.n);
+    for (const [id, rs] of this.results)
+      pool.record(
+        id,
+        rs.map((r) => r.reward),
+        this.n,
+      );
     this.probeGroups = this.stocker.takeGroups();
     if (cfg.curriculum === 'frontier') this.run.figures?.observe(this.learnedFrom());
   }
@@ -201,15 +222,35 @@ export class Step<D> {
     const knobs: Record<string, number> = {};
     for (const env of cfg.envs) knobs[env] = Math.round(controller.level(env) * 100) / 100;
     return {
-      step: this.n, curriculum: cfg.curriculum, rollouts: state.rolloutsUsed, meanReward, groups: this.groupIds.length,
+      step: this.n,
+      curriculum: cfg.curriculum,
+      rollouts: state.rolloutsUsed,
+      meanReward,
+      groups: this.groupIds.length,
       batch: this.batch.map((id) => batchEntry(id, this.reasons.get(id)!, this.results.get(id)!, this.figures.get(id) ?? null, this.heldChecks.has(id))),
-      nonDegenerate, nonDegenerateShare: this.groupIds.length ? nonDegenerate / this.groupIds.length : 1,
-      heldChecks: this.heldChecks.size, probeGroups: this.probeGroups.length, extended: [...this.extended.values()].reduce((a, b) => a + b, 0),
-      reestimated: this.reestimated, infraFailures, tampering, poolHistogram: pool.histogram(), poolCounts: pool.counts(),
-      yield: { ...this.stocker.yield }, knobs,
-      ...(this.heldOut !== undefined ? { heldOutSolveRate: this.heldOut.rate } : {}), ...(this.reach !== undefined ? { heldOutReach: this.reach.mean } : {}),
-      gradNorm: this.gradNorm, ...(this.stale ? { stale: this.stale } : {}),
-      ms: { synthesis: Math.round(this.ms.synthesis), probe: Math.round(this.ms.probe), rollouts: Math.round(this.ms.rollouts), update: Math.round(this.ms.update), eval: Math.round(this.ms.eval) },
+      nonDegenerate,
+      nonDegenerateShare: this.groupIds.length ? nonDegenerate / this.groupIds.length : 1,
+      heldChecks: this.heldChecks.size,
+      probeGroups: this.probeGroups.length,
+      extended: [...this.extended.values()].reduce((a, b) => a + b, 0),
+      reestimated: this.reestimated,
+      infraFailures,
+      tampering,
+      poolHistogram: pool.histogram(),
+      poolCounts: pool.counts(),
+      yield: { ...this.stocker.yield },
+      knobs,
+      ...(this.heldOut !== undefined ? { heldOutSolveRate: this.heldOut.rate } : {}),
+      ...(this.reach !== undefined ? { heldOutReach: this.reach.mean } : {}),
+      gradNorm: this.gradNorm,
+      ...(this.stale ? { stale: this.stale } : {}),
+      ms: {
+        synthesis: Math.round(this.ms.synthesis),
+        probe: Math.round(this.ms.probe),
+        rollouts: Math.round(this.ms.rollouts),
+        update: Math.round(this.ms.update),
+        eval: Math.round(this.ms.eval),
+      },
       cache: { testHits: testRuns.hits - this.cache0.hits, testMisses: testRuns.misses - this.cache0.misses },
     };
   }

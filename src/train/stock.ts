@@ -70,7 +70,11 @@ export class Stocker<D> {
     const out: (ProbeVerdict | null)[] = [];
     if (cfg.workers > 1 && this.d.budgetLeft() > tasks.length * 2 * cfg.probe) {
       const seen = new Array<ProbeOutcome<D>>(tasks.length);
-      await inParallel(tasks.map((t, k) => ({ t, k })), cfg.workers, async ({ t, k }) => void (seen[k] = await this.measure(t, step)));
+      await inParallel(
+        tasks.map((t, k) => ({ t, k })),
+        cfg.workers,
+        async ({ t, k }) => void (seen[k] = await this.measure(t, step)),
+      );
       tasks.forEach((t, k) => out.push(this.judge(t, seen[k]!, step)));
     } else {
       for (const t of tasks) out.push(this.judge(t, await this.measure(t, step), step));
@@ -118,7 +122,11 @@ export class Stocker<D> {
     const verdict = p.verdict ?? (p.successes > 0 && o.budgetSpent ? 'too-easy' : 'too-hard');
     if (verdict === 'admit') this.groups.push(group);
     pool.add({ ...entry, state: verdict === 'admit' ? 'active' : verdict === 'too-easy' ? 'retired' : 'rejected' });
-    pool.record(task.id, group.map((r) => r.reward).filter((r): r is number => r !== null), step);
+    pool.record(
+      task.id,
+      group.map((r) => r.reward).filter((r): r is number => r !== null),
+      step,
+    );
     controller.update(task.env.name, { successes: p.successes, failures: p.failures, family: knobs.family });
     return verdict;
   }
@@ -130,7 +138,8 @@ export class Stocker<D> {
   async stock(step: number, random: () => number): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
     // A try is a pair of tasks probed with rollouts; screened-out tasks cost no rollouts, so draws bounds them instead.
-    let tries = 0, draws = 0;
+    let tries = 0,
+      draws = 0;
     const wanted = () => {
       const active = pool.counts().active;
       const limit = active < 1 ? 3 * cfg.envs.length : active < cfg.poolTarget ? Math.max(2, Math.ceil(cfg.batch / 2)) : 0;
@@ -176,7 +185,9 @@ export class Stocker<D> {
         // bugs to combine, no site for an operator): draw again, a few times.
         for (let draw = 0; draw < FIXED_DRAWS; draw++) {
           const rung = LADDER[Math.floor(random() * LADDER.length)]!;
-          const knobs: Knobs = filtered ? this.d.controller.propose(env, random, families) : { ...rung, family: families[Math.floor(random() * families.length)]! };
+          const knobs: Knobs = filtered
+            ? this.d.controller.propose(env, random, families)
+            : { ...rung, family: families[Math.floor(random() * families.length)]! };
           this.d.phase(0, `synthesizing ${env} at ${knobKey(knobs)}`);
           const got = await supply.take(env, knobs, 1, used, cfg.workers);
           for (const t of got) {
@@ -189,7 +200,10 @@ export class Stocker<D> {
     }
     if (!filtered) return ids;
     this.d.phase(0, `static filter: probing ${ids.length} tasks`);
-    const verdicts = await this.probeAll(ids.map((id) => supply.task(id)!), 0);
+    const verdicts = await this.probeAll(
+      ids.map((id) => supply.task(id)!),
+      0,
+    );
     return ids.filter((_, k) => verdicts[k] === 'admit').sort();
   }
 }

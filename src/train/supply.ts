@@ -49,7 +49,10 @@ export class TaskSupply {
   private rounds = 0;
   readonly yield: SynthYield = { candidates: 0, valid: 0, ms: 0 };
 
-  constructor(private readonly envs: Map<string, LoadedEnv>, private readonly opts: SupplyOptions) {
+  constructor(
+    private readonly envs: Map<string, LoadedEnv>,
+    private readonly opts: SupplyOptions,
+  ) {
     if (existsSync(opts.bankDir)) for (const t of readTasks(opts.bankDir)) this.bank.set(t.id, t);
     // A resumed run (or another run on a shared bank) continues with new synthesis seeds.
     this.rounds = this.bank.size;
@@ -67,7 +70,10 @@ export class TaskSupply {
   families(env: string): OperatorFamily[] {
     const language = this.env(env).spec.language;
     const out = applicableFamilies(language, this.opts.families);
-    if (out.length === 0) throw new Error(`no operator family of ${this.opts.families?.join(', ') ?? 'any'} applies to ${env} (${language}: ${applicableFamilies(language).join(', ')})`);
+    if (out.length === 0)
+      throw new Error(
+        `no operator family of ${this.opts.families?.join(', ') ?? 'any'} applies to ${env} (${language}: ${applicableFamilies(language).join(', ')})`,
+      );
     return out;
   }
 
@@ -79,7 +85,9 @@ export class TaskSupply {
 
   /** Unused bank tasks of an environment at these knobs. */
   private unused(env: string, key: string, used: Set<string>): Task[] {
-    return [...this.bank.values()].filter((t) => t.env.name === env && knobKey(taskKnobs(t)) === key && !used.has(t.id)).sort((a, b) => a.id.localeCompare(b.id));
+    return [...this.bank.values()]
+      .filter((t) => t.env.name === env && knobKey(taskKnobs(t)) === key && !used.has(t.id))
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   /**
@@ -94,11 +102,20 @@ export class TaskSupply {
       const t0 = performance.now();
       const n = Math.max(want * 2, this.opts.candidates ?? 6);
       const stats = await synthesize({
-        envs: [loaded], n, workers, seed: deriveSeed(this.opts.seed, env, key, this.rounds++),
+        envs: [loaded],
+        n,
+        workers,
+        seed: deriveSeed(this.opts.seed, env, key, this.rounds++),
         strategies: knobs.bugs > 1 ? ['procedural', 'combine'] : ['procedural'],
-        operators: [knobs.family], hint: knobs.hint, visibility: knobs.visibility,
-        outDir: this.opts.bankDir, dataDir: this.opts.dataDir, runtime: this.opts.runtime,
-        validators: this.validators, referenceRuns: 2, candidateRuns: 2,
+        operators: [knobs.family],
+        hint: knobs.hint,
+        visibility: knobs.visibility,
+        outDir: this.opts.bankDir,
+        dataDir: this.opts.dataDir,
+        runtime: this.opts.runtime,
+        validators: this.validators,
+        referenceRuns: 2,
+        candidateRuns: 2,
         // Bugs the bank already holds are duplicates: re-validating one would rewrite its directory at other knobs.
         knownBugKeys: (name) => [...this.bank.values()].filter((t) => t.env.name === name).map((t) => patchKey(t.bugPatch)),
       });

@@ -22,8 +22,14 @@ export async function train<D>(cfg: TrainConfig, deps: TrainDeps<D>): Promise<Ru
   const firstStep = state.step + 1;
   state.stop = 'steps';
   while (state.step < cfg.steps) {
-    if (cfg.budget - state.rolloutsUsed < 2) { state.stop = 'budget'; break; }
-    if (state.step >= firstStep && run.outOfTime()) { state.stop = 'time-limit'; break; }
+    if (cfg.budget - state.rolloutsUsed < 2) {
+      state.stop = 'budget';
+      break;
+    }
+    if (state.step >= firstStep && run.outOfTime()) {
+      state.stop = 'time-limit';
+      break;
+    }
     const step = new Step(run, stocker, state.step + 1);
     await step.supplyTasks();
     if (!step.chooseBatch()) break;
@@ -49,11 +55,20 @@ async function prepare<D>(run: TrainRun<D>): Promise<Stocker<D>> {
     state.evalIds = await heldOutTasks(cfg, run.evalSupply, (env) => run.phase(state.step, `held-out tasks: synthesizing for ${env}`));
   }
   if (run.resumed && cfg.curriculum === 'frontier' && run.figures) {
-    const active = run.pool.all().filter((e) => e.state === 'active').map((e) => run.task(e.taskId)).filter((t) => t !== undefined);
+    const active = run.pool
+      .all()
+      .filter((e) => e.state === 'active')
+      .map((e) => run.task(e.taskId))
+      .filter((t) => t !== undefined);
     await run.figures.resume(active);
   }
   const stocker = new Stocker<D>({
-    cfg, supply: run.supply, pool: run.pool, controller: run.controller, used: run.used, runOne: run.runOne,
+    cfg,
+    supply: run.supply,
+    pool: run.pool,
+    controller: run.controller,
+    used: run.used,
+    runOne: run.runOne,
     ...(run.figures ? { screen: (t) => run.figures!.screen(t) } : {}),
     spend: () => state.rolloutsUsed++,
     budgetLeft: () => run.budgetLeft(),

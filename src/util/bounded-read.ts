@@ -14,9 +14,12 @@ export class BoundedReadError extends Error {
     readonly size?: number,
   ) {
     super(
-      problem === 'missing' ? `${path} does not exist`
-        : problem === 'directory' ? `${path} is a directory`
-          : problem === 'not-regular' ? `${path} is not a regular file (a link, pipe, socket or device)`
+      problem === 'missing'
+        ? `${path} does not exist`
+        : problem === 'directory'
+          ? `${path} is a directory`
+          : problem === 'not-regular'
+            ? `${path} is not a regular file (a link, pipe, socket or device)`
             : `${path} is ${size} bytes, over the limit`,
     );
     this.name = 'BoundedReadError';

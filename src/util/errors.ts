@@ -1,6 +1,9 @@
 /** An error meant for the user: printed without a stack trace. */
 export class UserError extends Error {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = 'UserError';
   }

@@ -67,8 +67,14 @@ export function linePlot(spec: PlotSpec): string {
   const ph = height - MARGIN.top - MARGIN.bottom;
   const series = spec.series.map((s) => ({ ...s, points: s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)) }));
   const all = series.flatMap((s) => s.points);
-  const [x0, x1] = domain(all.map((p) => p[0]), spec.xDomain);
-  const [y0, y1] = domain(all.map((p) => p[1]), spec.yDomain);
+  const [x0, x1] = domain(
+    all.map((p) => p[0]),
+    spec.xDomain,
+  );
+  const [y0, y1] = domain(
+    all.map((p) => p[1]),
+    spec.yDomain,
+  );
   const sx = (x: number) => MARGIN.left + ((x - x0) / (x1 - x0)) * pw;
   const sy = (y: number) => MARGIN.top + ph - ((y - y0) / (y1 - y0)) * ph;
 

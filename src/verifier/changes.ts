@@ -6,11 +6,33 @@ import { matchesAny } from '../util/glob.js';
 
 /** Files that steer a test runner or an interpreter, wherever tests live. */
 const RUNNER_FILES = [
-  '**/conftest.py', '**/pytest.ini', '**/pytest.toml', '**/tox.ini', '**/setup.cfg', '**/pyproject.toml', '**/setup.py',
-  '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth', '**/__pycache__/**', '**/*.pyc',
-  '**/package.json', '**/package-lock.json', '**/npm-shrinkwrap.json', '**/.npmrc', '**/tsconfig*.json',
-  '**/*.config.js', '**/*.config.cjs', '**/*.config.mjs', '**/*.config.ts', '**/.mocharc*', '**/.babelrc*',
-  '**/node_modules/**', '**/.git/**', '.git', '**/.*',
+  '**/conftest.py',
+  '**/pytest.ini',
+  '**/pytest.toml',
+  '**/tox.ini',
+  '**/setup.cfg',
+  '**/pyproject.toml',
+  '**/setup.py',
+  '**/sitecustomize.py',
+  '**/usercustomize.py',
+  '**/*.pth',
+  '**/__pycache__/**',
+  '**/*.pyc',
+  '**/package.json',
+  '**/package-lock.json',
+  '**/npm-shrinkwrap.json',
+  '**/.npmrc',
+  '**/tsconfig*.json',
+  '**/*.config.js',
+  '**/*.config.cjs',
+  '**/*.config.mjs',
+  '**/*.config.ts',
+  '**/.mocharc*',
+  '**/.babelrc*',
+  '**/node_modules/**',
+  '**/.git/**',
+  '.git',
+  '**/.*',
 ];
 
 export interface DroppedChange {

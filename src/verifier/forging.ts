@@ -18,25 +18,44 @@ export interface ForgingSign {
 type Rule = [kind: string, pattern: RegExp];
 
 const PYTHON: Rule[] = [
-  ['reaches into the test framework', /\b_?pytest(?:_\w+)?\b|\bpluggy\b|\bPytestPluginManager\b|\bhookimpl\b|\bunittest\.(?:TestResult|TextTestResult|TextTestRunner)\b/],
+  [
+    'reaches into the test framework',
+    /\b_?pytest(?:_\w+)?\b|\bpluggy\b|\bPytestPluginManager\b|\bhookimpl\b|\bunittest\.(?:TestResult|TextTestResult|TextTestRunner)\b/,
+  ],
   ['registers an exit hook', /\batexit\b|\bos\._exit\b|\bsys\.exitfunc\b|\bsignal\.signal\s*\(|\b(?:sys|threading)\.excepthook\s*=|\bweakref\.finalize\b/],
   ['names the test report', /junit|\bPYTEST_|FROGNANO|\/frognano\/|<testcase|<testsuite|reporter-destination/i],
-  ['inspects the caller\u2019s stack', /\bsys\._getframe\b|\binspect\.(?:stack|currentframe|getouterframes|getframeinfo|trace|getsource)\b|\bf_(?:back|locals|globals|code|lineno)\b|\btb_frame\b|\blinecache\b|\btraceback\.(?:extract_stack|walk_stack)\b|\bsys\.(?:settrace|setprofile)\b|\bgc\.get_(?:objects|referrers|referents)\b|\bctypes\b/],
-  ['patches builtins or output', /\bbuiltins\.\w+\s*=[^=]|\b__builtins__\b|\bsetattr\s*\(\s*builtins\b|\bsys\.(?:stdout|stderr|__stdout__)(?:\.write)?\s*=[^=]/],
+  [
+    'inspects the caller\u2019s stack',
+    /\bsys\._getframe\b|\binspect\.(?:stack|currentframe|getouterframes|getframeinfo|trace|getsource)\b|\bf_(?:back|locals|globals|code|lineno)\b|\btb_frame\b|\blinecache\b|\btraceback\.(?:extract_stack|walk_stack)\b|\bsys\.(?:settrace|setprofile)\b|\bgc\.get_(?:objects|referrers|referents)\b|\bctypes\b/,
+  ],
+  [
+    'patches builtins or output',
+    /\bbuiltins\.\w+\s*=[^=]|\b__builtins__\b|\bsetattr\s*\(\s*builtins\b|\bsys\.(?:stdout|stderr|__stdout__)(?:\.write)?\s*=[^=]/,
+  ],
   ['starts a process', /\bsubprocess\b|\bmultiprocessing\b|\bos\.(?:fork|forkpty|system|popen|spawn\w*|exec\w*)\b|\bpty\./],
 ];
 
 const JAVASCRIPT: Rule[] = [
-  ['reaches into the test framework', /['"`]node:test['"`]|require\s*\(\s*['"`]test['"`]\s*\)|\bsyncBuiltinESMExports\b|\bassert(?:\.strict)?(?:\.\w+|\s*\[[^\]]+\])\s*=[^=]|defineProperty\s*\(\s*assert\b|\bModule\._load\b|\brequire\.cache\b|['"`](?:vitest|@jest\/[\w-]+|jest-circus|mocha|tape|chai)['"`]|\bexpect\.extend\b/],
-  ['registers an exit hook', /\bprocess\.(?:on|once|addListener|prependListener)\s*\(\s*['"`](?:exit|beforeExit)['"`]|\bprocess\.reallyExit\b|\bprocess\._exiting\b|\bprocess\.exit\s*=[^=]|\bprocess\.kill\s*\(\s*process\.pid/],
+  [
+    'reaches into the test framework',
+    /['"`]node:test['"`]|require\s*\(\s*['"`]test['"`]\s*\)|\bsyncBuiltinESMExports\b|\bassert(?:\.strict)?(?:\.\w+|\s*\[[^\]]+\])\s*=[^=]|defineProperty\s*\(\s*assert\b|\bModule\._load\b|\brequire\.cache\b|['"`](?:vitest|@jest\/[\w-]+|jest-circus|mocha|tape|chai)['"`]|\bexpect\.extend\b/,
+  ],
+  [
+    'registers an exit hook',
+    /\bprocess\.(?:on|once|addListener|prependListener)\s*\(\s*['"`](?:exit|beforeExit)['"`]|\bprocess\.reallyExit\b|\bprocess\._exiting\b|\bprocess\.exit\s*=[^=]|\bprocess\.kill\s*\(\s*process\.pid/,
+  ],
   ['names the test report', /junit|reporter-destination|test-reporter|\/frognano\/|TAP version|# Subtest|['"`]\s*(?:not )?ok \d+ -|--outputFile|FROGNANO/],
   ['inspects the caller\u2019s stack', /\bprepareStackTrace\b|\bError\s*\(\s*\)\s*\.stack\b|\bnew\s+Error\s*\([^)]*\)\s*\.stack\b/],
-  ['patches builtins or output', /\bprocess\.(?:stdout|stderr)\.(?:write|_write)\s*=[^=]|\bconsole\.\w+\s*=[^=]|defineProperty\s*\(\s*process\b|\bObject\.is\s*=[^=]/],
+  [
+    'patches builtins or output',
+    /\bprocess\.(?:stdout|stderr)\.(?:write|_write)\s*=[^=]|\bconsole\.\w+\s*=[^=]|defineProperty\s*\(\s*process\b|\bObject\.is\s*=[^=]/,
+  ],
   ['starts a process', /['"`](?:node:)?child_process['"`]|\bprocess\.binding\b|\bworker_threads\b/],
 ];
 
 /** Python classes whose equality is always true: `__eq__` returning True at once, or a lambda doing so. */
-const ALWAYS_EQUAL = /def __eq__\s*\([^)]*\)\s*(?:->\s*[\w.]+\s*)?:\s*\n(?:\s*(?:"""[\s\S]*?"""|'''[\s\S]*?''')\s*\n)?\s*return\s+(?:True|1|not\s+False)\b|__eq__\s*=\s*lambda[^:\n]*:\s*True\b|def __ne__\s*\([^)]*\)\s*(?:->\s*[\w.]+\s*)?:\s*\n\s*return\s+False\b/;
+const ALWAYS_EQUAL =
+  /def __eq__\s*\([^)]*\)\s*(?:->\s*[\w.]+\s*)?:\s*\n(?:\s*(?:"""[\s\S]*?"""|'''[\s\S]*?''')\s*\n)?\s*return\s+(?:True|1|not\s+False)\b|__eq__\s*=\s*lambda[^:\n]*:\s*True\b|def __ne__\s*\([^)]*\)\s*(?:->\s*[\w.]+\s*)?:\s*\n\s*return\s+False\b/;
 
 /** A line without its comment; `state.block` carries an open JavaScript block comment to the next line. */
 function stripComment(line: string, python: boolean, state: { block: boolean }): string {

@@ -13,7 +13,9 @@ const MAX_BYTES = 1024 * 1024;
 /** The current text of the source files a patch names, where tree-sitter reads their language. */
 export function changedSources(root: string, patch: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const rel of patchFiles(patch).filter((p) => languageOf(p)).slice(0, MAX_FILES)) {
+  for (const rel of patchFiles(patch)
+    .filter((p) => languageOf(p))
+    .slice(0, MAX_FILES)) {
     try {
       out[rel] = readBounded(join(root, rel), MAX_BYTES).toString('utf8');
     } catch (err) {

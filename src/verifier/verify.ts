@@ -110,9 +110,11 @@ function tamperSigns(g: Graded): string[] {
   if (g.run.outcome !== 'completed') return out;
   for (const t of g.reading.twins) {
     if (!testPassed(g.run, t.of) || t.status === 'failed' || t.status === 'error') continue;
-    out.push(t.status === 'missing'
-      ? `a honeypot copy of ${t.of} was not reported while ${t.of} passed`
-      : `a honeypot copy of ${t.of} that expects a different value was reported ${t.status}, as was ${t.of}: results were forged or equality faked`);
+    out.push(
+      t.status === 'missing'
+        ? `a honeypot copy of ${t.of} was not reported while ${t.of} passed`
+        : `a honeypot copy of ${t.of} that expects a different value was reported ${t.status}, as was ${t.of}: results were forged or equality faked`,
+    );
   }
   return out;
 }
@@ -121,15 +123,26 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
   const started = performance.now();
   const none = { success: [] as string[], failure: [] as string[] };
   const base = {
-    taskId: task.id, resolved: false, resolution: 'NO' as const, infraFailure: false, tamper: [] as string[], honeypots: 0,
-    FAIL_TO_PASS: { ...none, failure: [...task.FAIL_TO_PASS] }, PASS_TO_PASS: { ...none, failure: [...task.PASS_TO_PASS] },
+    taskId: task.id,
+    resolved: false,
+    resolution: 'NO' as const,
+    infraFailure: false,
+    tamper: [] as string[],
+    honeypots: 0,
+    FAIL_TO_PASS: { ...none, failure: [...task.FAIL_TO_PASS] },
+    PASS_TO_PASS: { ...none, failure: [...task.PASS_TO_PASS] },
   };
   const done = (r: Omit<VerifierReport, 'durationMs'>): VerifierReport => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const zero = (verdict: 'fail' | 'tampering', cause: string, reason: string, patch: VerifierReport['patch'], extra: Partial<VerifierReport> = {}) =>
     done({ ...base, reward: 0, verdict, cause, reason, patch, ...extra });
 
   if (typeof change !== 'string') {
-    return zero('fail', `refused:${change.refused.code}`, `the change was refused: ${change.refused.message}`, { empty: true, applied: false, files: [], dropped: [] });
+    return zero('fail', `refused:${change.refused.code}`, `the change was refused: ${change.refused.message}`, {
+      empty: true,
+      applied: false,
+      files: [],
+      dropped: [],
+    });
   }
   const accepted = acceptChanges(change, task.env.spec.testPaths, task.hiddenFiles);
   const patchInfo = { empty: accepted.patch === '', applied: false, files: accepted.files, dropped: accepted.dropped };
@@ -149,7 +162,13 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
   } catch (err) {
     if (err instanceof PatchDoesNotApply) return zero('fail', 'patch-does-not-apply', `the patch does not apply: ${err.message}`, patchInfo);
     // Grading that breaks on this change but not on an empty one is the change's doing.
-    if (accepted.patch && (await gradeOnce(task, '', opts).then(() => true, () => false))) {
+    if (
+      accepted.patch &&
+      (await gradeOnce(task, '', opts).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       return zero('fail', 'grading-error', `the change broke grading: ${errorMessage(err).split('\n')[0]}`, { ...patchInfo, applied: true });
     }
     throw err;
@@ -171,7 +190,14 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
   const g = grade(graded.run, task.FAIL_TO_PASS, task.PASS_TO_PASS);
   const tamper = tamperSigns(graded);
   const common = { ...base, FAIL_TO_PASS: g.FAIL_TO_PASS, PASS_TO_PASS: g.PASS_TO_PASS, patch: applied, tamper, honeypots: graded.reading.twins.length };
-  if (tamper.length) return done({ ...common, reward: 0, verdict: 'tampering', cause: graded.reading.forged.length ? 'forged-results' : 'honeypot', reason: `tampering: ${tamper.join('; ')}` });
+  if (tamper.length)
+    return done({
+      ...common,
+      reward: 0,
+      verdict: 'tampering',
+      cause: graded.reading.forged.length ? 'forged-results' : 'honeypot',
+      reason: `tampering: ${tamper.join('; ')}`,
+    });
   if (g.resolved) return done({ ...common, resolved: true, resolution: g.resolution, reward: 1, verdict: 'pass' });
   const broken = await syntaxErrors(graded.sources.before, graded.sources.after);
   const [cause, reason] = broken.length

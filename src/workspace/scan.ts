@@ -38,7 +38,8 @@ export function scanTree(root: string, skip: readonly string[] = [], maxEntries 
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (++entries > maxEntries) throw new ChangeRefused('too-many-files', `the workspace holds more than ${maxEntries} files and directories`);
       if (skipped.has(path)) continue;
-      if (e.name.toLowerCase() === '.git') throw new ChangeRefused('nested-repository', `${path}: a nested git repository or .git file is not allowed in a change`);
+      if (e.name.toLowerCase() === '.git')
+        throw new ChangeRefused('nested-repository', `${path}: a nested git repository or .git file is not allowed in a change`);
       if (e.isDirectory()) stack.push(path);
       else if (!e.isFile() && !e.isSymbolicLink()) {
         const kind = e.isFIFO() ? 'a named pipe' : e.isSocket() ? 'a socket' : 'a device';

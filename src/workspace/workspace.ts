@@ -130,7 +130,10 @@ export class Workspace {
     const bounded = { ...this.trusted, timeoutMs: DIFF_TIMEOUT_MS };
     try {
       await git(['add', '-A'], bounded);
-      return await git(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], { ...bounded, maxOutputBytes: MAX_CHANGE_BYTES });
+      return await git(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', '--no-textconv', 'HEAD'], {
+        ...bounded,
+        maxOutputBytes: MAX_CHANGE_BYTES,
+      });
     } catch (err) {
       if (err instanceof GitOutputTooLarge) throw new ChangeRefused('too-large', `the change is larger than ${MAX_CHANGE_BYTES} bytes`);
       if (err instanceof GitTimeout) throw new ChangeRefused('diff-timeout', `the workspace could not be diffed within ${DIFF_TIMEOUT_MS / 1000} s`);

@@ -11,7 +11,10 @@ describe('OpenAI-messages JSONL', () => {
     assert.equal(text.split('\n').filter(Boolean).length, 2);
     const [ex] = fromOpenAIJsonl(text);
     assert.deepEqual(ex!.messages, withoutReasoning());
-    assert.deepEqual(ex!.tools!.map((t) => t.function.name), ['Read', 'Write', 'Edit', 'Glob', 'Bash']);
+    assert.deepEqual(
+      ex!.tools!.map((t) => t.function.name),
+      ['Read', 'Write', 'Edit', 'Glob', 'Bash'],
+    );
     assert.equal(fromOpenAIJsonl(toOpenAIJsonl([sampleTrajectory()], { reasoning: true }))[0]!.messages[2]!.reasoning_content, 'check calc.py');
   });
 
@@ -55,13 +58,23 @@ describe('Harbor ATIF', () => {
     assert.equal(a.schema_version, ATIF_VERSION);
     assert.equal(a.session_id, 's1');
     assert.equal(a.agent.name, 'frognano');
-    assert.deepEqual(a.steps.map((s) => s.source), ['system', 'user', 'agent', 'agent', 'agent']);
-    assert.deepEqual(a.steps.map((s) => s.step_id), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      a.steps.map((s) => s.source),
+      ['system', 'user', 'agent', 'agent', 'agent'],
+    );
+    assert.deepEqual(
+      a.steps.map((s) => s.step_id),
+      [1, 2, 3, 4, 5],
+    );
     const first = a.steps[2]!;
     assert.deepEqual(first.tool_calls, [{ tool_call_id: 'c1', function_name: 'Read', arguments: { file_path: 'calc.py' } }]);
     assert.deepEqual(first.observation, { results: [{ source_call_id: 'c1', content: '     1\tdef add(a, b):' }] });
     assert.deepEqual(first.metrics, {
-      prompt_tokens: 100, completion_tokens: 20, prompt_token_ids: [1, 2, 3], completion_token_ids: [9, 8], logprobs: [-0.1, -0.2],
+      prompt_tokens: 100,
+      completion_tokens: 20,
+      prompt_token_ids: [1, 2, 3],
+      completion_token_ids: [9, 8],
+      logprobs: [-0.1, -0.2],
       extra: { finish_reason: 'tool_calls', ms: 120, action_logprob: -0.3 },
     });
     assert.equal(first.reasoning_content, 'check calc.py');
@@ -78,8 +91,10 @@ describe('Harbor ATIF', () => {
     const text = sampleTrajectory();
     text.meta.protocol = 'text';
     text.messages = [
-      { role: 'system', content: 's' }, { role: 'user', content: 'task' },
-      { role: 'assistant', content: '```bash\nls\n```' }, { role: 'user', content: 'Exit code: 0\ncalc.py\n' },
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'task' },
+      { role: 'assistant', content: '```bash\nls\n```' },
+      { role: 'user', content: 'Exit code: 0\ncalc.py\n' },
       { role: 'assistant', content: 'FROGNANO_SUBMIT' },
     ];
     text.turns = [text.turns[0]!, { ...text.turns[2]!, messageIndex: 4 }];

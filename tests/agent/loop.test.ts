@@ -25,18 +25,31 @@ describe('agent loop (native tool calls)', () => {
       ]);
       const path = join(tempDir(), 'traj.jsonl');
       const steps: StepInfo[] = [];
-      const res = await runAgent({ model, workspace: ws, instruction: 'add() is wrong', taskId: 't1', recorder: new Recorder(path), onStep: (s) => steps.push(s) });
+      const res = await runAgent({
+        model,
+        workspace: ws,
+        instruction: 'add() is wrong',
+        taskId: 't1',
+        recorder: new Recorder(path),
+        onStep: (s) => steps.push(s),
+      });
       assert.equal(res.stopReason, 'submitted');
       assert.equal(res.steps, 4);
       assert.equal(readFileSync(join(ws.root, 'calc.py'), 'utf8'), 'def add(a, b):\n    return a + b\n');
       assert.match(await ws.diff(), /\+    return a \+ b/);
       const t = res.trajectory;
-      assert.deepEqual(t.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+      assert.deepEqual(
+        t.messages.map((m) => m.role),
+        ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant'],
+      );
       assert.match(t.messages[0]!.content!, /\/workspace/);
       assert.equal(t.messages[3]!.tool_call_id, 'call_0_0');
       assert.match(t.messages[3]!.content!, /     2\t    return a - b/);
       assert.equal(t.messages[7]!.content, 'Exit code: 0\n5\n');
-      assert.deepEqual(t.turns.map((x) => x.messageIndex), [2, 4, 6, 8]);
+      assert.deepEqual(
+        t.turns.map((x) => x.messageIndex),
+        [2, 4, 6, 8],
+      );
       assert.equal(t.meta.taskId, 't1');
       assert.equal(t.meta.protocol, 'tools');
       assert.equal(steps.length, 3); // the submitting turn runs no actions
@@ -86,7 +99,13 @@ describe('agent loop (native tool calls)', () => {
   it('stops when aborted, between steps or during a model call', () =>
     withWorkspace(files, async (ws) => {
       const ac = new AbortController();
-      const res = await runAgent({ model: new ScriptedModel(() => bashForever()), workspace: ws, instruction: 'x', signal: ac.signal, onStep: () => ac.abort() });
+      const res = await runAgent({
+        model: new ScriptedModel(() => bashForever()),
+        workspace: ws,
+        instruction: 'x',
+        signal: ac.signal,
+        onStep: () => ac.abort(),
+      });
       assert.equal(res.stopReason, 'aborted');
       assert.equal(res.steps, 1);
       const ac2 = new AbortController();
@@ -118,7 +137,12 @@ describe('agent loop (native tool calls)', () => {
   it('answers tool errors and unknown tools as observations without crashing', () =>
     withWorkspace(files, async (ws) => {
       const model = new ScriptedModel([
-        { toolCalls: [{ name: 'Read', arguments: { file_path: 'missing.py' } }, { name: 'Delete', arguments: { path: 'calc.py' } }] },
+        {
+          toolCalls: [
+            { name: 'Read', arguments: { file_path: 'missing.py' } },
+            { name: 'Delete', arguments: { path: 'calc.py' } },
+          ],
+        },
         call('Edit', { file_path: 'calc.py', old_string: 'nope', new_string: 'x' }),
         { content: 'giving up' },
       ]);
@@ -151,20 +175,32 @@ describe('agent loop (native tool calls)', () => {
       const loaded = loadTrajectory(path);
       assert.equal(loaded.stopReason, 'model-error');
       assert.equal(loaded.error, res.error);
-      assert.deepEqual(loaded.messages.map((m) => m.role), ['system', 'user', 'assistant', 'tool']);
+      assert.deepEqual(
+        loaded.messages.map((m) => m.role),
+        ['system', 'user', 'assistant', 'tool'],
+      );
       // A crash mid-write: drop the end event and tear the last message line.
       const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
       writeFileSync(path, lines.slice(0, -2).join('\n') + '\n' + lines.at(-2)!.slice(0, 15));
       const torn = loadTrajectory(path);
       assert.equal(torn.stopReason, undefined);
-      assert.deepEqual(torn.messages.map((m) => m.role), ['system', 'user', 'assistant']);
+      assert.deepEqual(
+        torn.messages.map((m) => m.role),
+        ['system', 'user', 'assistant'],
+      );
     }));
 
   it('keeps token ids and logprobs per turn when the model returns them', () =>
     withWorkspace(files, async (ws) => {
       const model: Model = {
-        name: 'tokens', supportsTools: true,
-        turn: async () => ({ message: { role: 'assistant', content: 'done' }, finishReason: 'stop', tokens: { promptIds: [1, 2], ids: [7, 8], logprobs: [-0.5, -0.25] }, logprob: -0.75 }),
+        name: 'tokens',
+        supportsTools: true,
+        turn: async () => ({
+          message: { role: 'assistant', content: 'done' },
+          finishReason: 'stop',
+          tokens: { promptIds: [1, 2], ids: [7, 8], logprobs: [-0.5, -0.25] },
+          logprob: -0.75,
+        }),
       };
       const res = await runAgent({ model, workspace: ws, instruction: 'x' });
       assert.deepEqual(res.trajectory.turns[0]!.tokens, { promptIds: [1, 2], ids: [7, 8], logprobs: [-0.5, -0.25] });
@@ -183,7 +219,10 @@ describe('agent loop (text protocol)', () => {
       assert.equal(res.stopReason, 'submitted');
       assert.equal(model.requests[0]!.tools, undefined);
       assert.match(model.requests[0]!.messages[0]!.content!, /```bash/);
-      assert.deepEqual(res.trajectory.messages.map((m) => m.role), ['system', 'user', 'assistant', 'user', 'assistant']);
+      assert.deepEqual(
+        res.trajectory.messages.map((m) => m.role),
+        ['system', 'user', 'assistant', 'user', 'assistant'],
+      );
       assert.match(res.trajectory.messages[3]!.content!, /^Exit code: 0\n.*return a \+ b/s);
       assert.equal(res.trajectory.meta.protocol, 'text');
     }));

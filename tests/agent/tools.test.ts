@@ -103,8 +103,12 @@ describe('Edit', () => {
 
 describe('Glob', () => {
   const files = {
-    'src/a.ts': '', 'src/b.js': '', 'src/deep/c.ts': '', 'README.md': '',
-    'node_modules/dep/index.ts': '', 'lib/x.ts': '',
+    'src/a.ts': '',
+    'src/b.js': '',
+    'src/deep/c.ts': '',
+    'README.md': '',
+    'node_modules/dep/index.ts': '',
+    'lib/x.ts': '',
   };
 
   it('lists matches sorted, relative to the workspace, skipping node_modules and .git', () =>
@@ -141,7 +145,7 @@ describe('Bash', () => {
       assert.equal((await bashTool.run({ command: 'true' }, ctx)).output, 'Exit code: 0\n(no output)');
     }));
 
-  it('kills a command at its timeout and says so; the harness limit caps the model\'s timeout', () =>
+  it("kills a command at its timeout and says so; the harness limit caps the model's timeout", () =>
     withWorkspace({}, async (_ws, ctx) => {
       const t0 = Date.now();
       const res = await bashTool.run({ command: 'echo started; sleep 30', timeout: 1 }, ctx);
@@ -160,8 +164,14 @@ describe('Bash', () => {
 
 describe('toolsets', () => {
   it('leaf has the five tools, bash has one', () => {
-    assert.deepEqual(toolSpecs(toolset('leaf')).map((s) => s.function.name), ['Read', 'Write', 'Edit', 'Glob', 'Bash']);
-    assert.deepEqual(toolSpecs(toolset('bash')).map((s) => s.function.name), ['Bash']);
+    assert.deepEqual(
+      toolSpecs(toolset('leaf')).map((s) => s.function.name),
+      ['Read', 'Write', 'Edit', 'Glob', 'Bash'],
+    );
+    assert.deepEqual(
+      toolSpecs(toolset('bash')).map((s) => s.function.name),
+      ['Bash'],
+    );
     assert.throws(() => toolset('nope'), /unknown toolset/);
   });
 });

@@ -39,7 +39,9 @@ describe('trajectory recorder', () => {
   });
 
   it('ignores a torn last line but rejects corruption elsewhere', () => {
-    const lines = eventsOf().slice(0, 4).map((e) => JSON.stringify(e));
+    const lines = eventsOf()
+      .slice(0, 4)
+      .map((e) => JSON.stringify(e));
     const torn = parseTrajectoryLines(lines.join('\n') + '\n{"type":"message","mess');
     assert.equal(torn.messages.length, 2);
     assert.equal(torn.turns.length, 1);
@@ -54,7 +56,9 @@ describe('trajectory recorder', () => {
   it('keeps every line written before a crash', () => {
     const path = join(tempDir(), 't.jsonl');
     const rec = new Recorder(path);
-    eventsOf().slice(0, 5).forEach((e) => rec.record(e));
+    eventsOf()
+      .slice(0, 5)
+      .forEach((e) => rec.record(e));
     appendFileSync(path, '{"type":"turn","tu'); // the process died mid-write
     const t = loadTrajectory(path);
     assert.equal(t.messages.length, 3);

@@ -30,14 +30,7 @@ function toKey(root: string, path: string): string {
 /** Resolves a relative specifier the way NodeNext does for our sources (`.js` -> `.ts`, `dir/index.js`). */
 function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
   const base = resolve(dirname(fromFile), specifier);
-  const candidates = [
-    base.replace(/\.js$/, '.ts'),
-    base.replace(/\.mjs$/, '.mts'),
-    base.replace(/\.cjs$/, '.cts'),
-    base,
-    `${base}.ts`,
-    join(base, 'index.ts'),
-  ];
+  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base.replace(/\.cjs$/, '.cts'), base, `${base}.ts`, join(base, 'index.ts')];
   return candidates.find((c) => existsSync(c) && statSync(c).isFile());
 }
 

@@ -18,13 +18,18 @@ describe('the layers of src/', () => {
 
   it('reads the import graph of src/ and resolves every relative import', () => {
     assert.ok(graph.edges.size > 50, `only ${graph.edges.size} files found under ${SRC}`);
-    assert.ok([...graph.edges.values()].some((t) => t.length > 0), 'no imports found at all');
+    assert.ok(
+      [...graph.edges.values()].some((t) => t.length > 0),
+      'no imports found at all',
+    );
     const lines = graph.unresolved.map((u) => `${u.from}: cannot resolve ${u.specifier}`);
     assert.deepEqual(lines, [], `relative imports that resolve to no file (the check would skip them):\n${lines.join('\n')}`);
   });
 
   it('gives every top-level folder of src/ a rank, and ranks no folder that is gone', () => {
-    const dirs = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const dirs = readdirSync(SRC, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     const unranked = [...new Set([...dirs, ...unrankedFolders(graph.edges, LAYERS)])].filter((f) => LAYERS[f] === undefined).sort();
     assert.deepEqual(
       unranked.map((f) => f || '(files directly in src/)'),
@@ -79,13 +84,27 @@ describe('the layer checker', () => {
       ['low/x.ts', []],
       ['low/self.ts', ['low/self.ts']],
     ]);
-    const cycles = findCycles(edges).map((c) => c.join(' -> ')).sort();
+    const cycles = findCycles(edges)
+      .map((c) => c.join(' -> '))
+      .sort();
     assert.deepEqual(cycles, ['low/self.ts -> low/self.ts', 'mid/a.ts -> mid/b.ts -> mid/c.ts -> mid/a.ts']);
-    assert.deepEqual(findCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]])), []);
+    assert.deepEqual(
+      findCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+      [],
+    );
   });
 
   it('reports a folder with no rank', () => {
-    const edges: ImportGraph = new Map([['low/a.ts', []], ['newcomer/b.ts', ['low/a.ts']], ['root.ts', []]]);
+    const edges: ImportGraph = new Map([
+      ['low/a.ts', []],
+      ['newcomer/b.ts', ['low/a.ts']],
+      ['root.ts', []],
+    ]);
     assert.deepEqual(unrankedFolders(edges, layers), ['', 'newcomer']);
   });
 
@@ -97,7 +116,8 @@ describe('the layer checker', () => {
         'low/index.ts': "export * from './a.js';\n",
         'mid/c.ts': "export { x } from '../low/x.js';\nexport const load = () => import('./d.js');\n",
         'mid/d.ts': "import { load } from './c.js';\nexport const y = load;\n",
-        'high/b.ts': "import '../low/index.js';\nimport { y } from '../mid/d.js';\nimport { readFileSync } from 'node:fs';\nexport type B = typeof y | typeof readFileSync;\n",
+        'high/b.ts':
+          "import '../low/index.js';\nimport { y } from '../mid/d.js';\nimport { readFileSync } from 'node:fs';\nexport type B = typeof y | typeof readFileSync;\n",
         'low/x.ts': "import { nothing } from './missing.js';\nexport const x = nothing;\n",
       };
       for (const [rel, text] of Object.entries(files)) {
@@ -118,10 +138,12 @@ describe('the layer checker', () => {
         layerViolations(g.edges, layers).map((v) => v.message),
         ['low/a.ts (low, rank 0) imports high/b.ts (high, rank 2): a higher rank'],
       );
-      assert.deepEqual(findCycles(g.edges).map((c) => c.join(' -> ')).sort(), [
-        'high/b.ts -> low/index.ts -> low/a.ts -> high/b.ts',
-        'mid/c.ts -> mid/d.ts -> mid/c.ts',
-      ]);
+      assert.deepEqual(
+        findCycles(g.edges)
+          .map((c) => c.join(' -> '))
+          .sort(),
+        ['high/b.ts -> low/index.ts -> low/a.ts -> high/b.ts', 'mid/c.ts -> mid/d.ts -> mid/c.ts'],
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

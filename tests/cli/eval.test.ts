@@ -37,13 +37,32 @@ describe('pass@k', () => {
   });
 
   it('leaves infrastructure failures out of the pass rates and counts them apart', () => {
-    const a = (attempt: number, reward: number | null, retried = false) => ({ attempt, seed: attempt, reward, stopReason: reward === null ? 'infra-error' : 'submitted', steps: 1, ms: 10, retried });
+    const a = (attempt: number, reward: number | null, retried = false) => ({
+      attempt,
+      seed: attempt,
+      reward,
+      stopReason: reward === null ? 'infra-error' : 'submitted',
+      steps: 1,
+      ms: 10,
+      retried,
+    });
     const results: TaskResult[] = [
       { id: 't1', env: 'e1', strategy: 'procedural', attempts: [a(0, 1), a(1, 0), a(2, null, true)] },
       { id: 't2', env: 'e1', strategy: 'combine', attempts: [a(0, 0), a(1, 0, true), a(2, 0)] },
       { id: 't3', env: 'e2', strategy: 'combine', attempts: [a(0, null, true), a(1, null, true), a(2, null, true)] },
     ];
-    const r = buildReport(results, { model: 'm', scripted: false, tasksSource: 'x', k: 2, attemptsPerTask: 3, seed: 0, workers: 1, runtime: 'local', startedAt: '', totalMs: 0 });
+    const r = buildReport(results, {
+      model: 'm',
+      scripted: false,
+      tasksSource: 'x',
+      k: 2,
+      attemptsPerTask: 3,
+      seed: 0,
+      workers: 1,
+      runtime: 'local',
+      startedAt: '',
+      totalMs: 0,
+    });
     assert.equal(r.overall.scoredTasks, 2);
     assert.equal(r.overall.infraFailures, 4);
     assert.equal(r.overall.infraRetried, 5);
@@ -111,7 +130,14 @@ describe('frognano eval', () => {
     }
     assert.match(r.out, /scripted model is a harness check/);
     assert.match(r.out, /pass@1 100\.0% \(2\/2 scored attempts passed\)   solved 100\.0% \(2\/2\) of tasks/);
-    assert.equal(r.out.split('\n').find((l) => l.trim().startsWith('strategy'))?.match(/pass@1/g)?.length, 1, 'with k = 1, one pass@1 column');
+    assert.equal(
+      r.out
+        .split('\n')
+        .find((l) => l.trim().startsWith('strategy'))
+        ?.match(/pass@1/g)?.length,
+      1,
+      'with k = 1, one pass@1 column',
+    );
     assert.match(r.out, /toy\.combine__mul/);
   });
 
@@ -129,15 +155,27 @@ describe('frognano eval', () => {
     assert.match(r.out, /pass@1 0\.0% \(0\/4 scored attempts passed\)   pass@2 0\.0%/);
     // Seeds are derived from the run's seed, the task and the attempt: the same for the same --seed.
     const again = join(tempDir(), 'again.json');
-    assert.equal((await cli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '1', '--data-dir', data(), '--out', again])).code, 0);
-    assert.deepEqual(readJson(again).tasks.map((t: { seeds: number[] }) => t.seeds), rep.tasks.map((t: { seeds: number[] }) => t.seeds));
+    assert.equal(
+      (await cli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '1', '--data-dir', data(), '--out', again])).code,
+      0,
+    );
+    assert.deepEqual(
+      readJson(again).tasks.map((t: { seeds: number[] }) => t.seeds),
+      rep.tasks.map((t: { seeds: number[] }) => t.seeds),
+    );
     assert.notEqual(rep.tasks[0].seeds[0], rep.tasks[0].seeds[1]);
   });
 
   it('reports pass rates by strategy for a model that solves one task of two', async () => {
     // Turns a - b back into a + b: fixes the add task; on the mul task the edit finds nothing.
     const script = join(tempDir(), 'fix-add.json');
-    writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'Edit', arguments: { file_path: 'src/math.js', old_string: 'a - b', new_string: 'a + b' } }] }, { content: 'done' }]));
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { toolCalls: [{ name: 'Edit', arguments: { file_path: 'src/math.js', old_string: 'a - b', new_string: 'a + b' } }] },
+        { content: 'done' },
+      ]),
+    );
     const out = join(tempDir(), 'report.json');
     const r = await cli(['eval', '--tasks', tasksDir, '--model', `scripted:${script}`, '--k', '2', '--data-dir', data(), '--out', out]);
     assert.equal(r.code, 0, r.err + r.out);
@@ -176,13 +214,23 @@ describe('frognano eval', () => {
 
   it('evaluates SWE-smith records from another tool in the environment --env names', async () => {
     const jsonl = join(tempDir(), 'smith.jsonl');
-    const rec = { instance_id: 'foreign__add', repo: 'someone/toy', patch: toy.task.bugPatch, FAIL_TO_PASS: toy.task.FAIL_TO_PASS, PASS_TO_PASS: toy.task.PASS_TO_PASS, problem_statement: 'add is wrong' };
+    const rec = {
+      instance_id: 'foreign__add',
+      repo: 'someone/toy',
+      patch: toy.task.bugPatch,
+      FAIL_TO_PASS: toy.task.FAIL_TO_PASS,
+      PASS_TO_PASS: toy.task.PASS_TO_PASS,
+      problem_statement: 'add is wrong',
+    };
     writeFileSync(jsonl, `${JSON.stringify(rec)}\n`);
     const out = join(tempDir(), 'report.json');
     const r = await cli(['eval', '--tasks', jsonl, '--env', 'toy', '--model', 'scripted:oracle', '--data-dir', data(), '--out', out]);
     assert.equal(r.code, 0, r.err + r.out);
     const rep = readJson(out);
-    assert.deepEqual(rep.tasks.map((t: { id: string; rewards: number[] }) => [t.id, t.rewards]), [['foreign__add', [1]]]);
+    assert.deepEqual(
+      rep.tasks.map((t: { id: string; rewards: number[] }) => [t.id, t.rewards]),
+      [['foreign__add', [1]]],
+    );
     assert.deepEqual(Object.keys(rep.byStrategy), ['imported']);
   });
 

@@ -31,7 +31,10 @@ describe('command-line flags', () => {
 
   it('refuses flags the command does not take, naming the command, a near flag, or the command that takes it', () => {
     const refused = (args: string[], message: RegExp, hint?: RegExp) =>
-      assert.throws(() => parseCommandLine(args), (e: Error) => e instanceof UserError && message.test(e.message) && (!hint || hint.test(e.hint ?? '')));
+      assert.throws(
+        () => parseCommandLine(args),
+        (e: Error) => e instanceof UserError && message.test(e.message) && (!hint || hint.test(e.hint ?? '')),
+      );
     refused(['train', '--budgt', '3'], /^frognano train: unknown option --budgt$/, /did you mean --budget\?/);
     refused(['eval', '--apply'], /^frognano eval: unknown option --apply$/, /belongs to frognano solve/);
     refused(['train', '--steps'], /^frognano train: --steps needs a value$/);
@@ -53,7 +56,7 @@ describe('command-line flags', () => {
     assert.match(env.err, /^Usage: frognano env add <path\|git-url>/m, 'a subcommand shows its own usage line');
   });
 
-  it('lists in each command\'s help every flag the command takes', async () => {
+  it("lists in each command's help every flag the command takes", async () => {
     for (const [command, options] of Object.entries(COMMAND_OPTIONS)) {
       if (command === 'help') continue;
       const help = (await cli([command, '--help'])).out;

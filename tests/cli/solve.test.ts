@@ -44,16 +44,32 @@ function project(opts: { git?: boolean; root?: string } = {}): string {
 /** A scripted model (a JSON file of replies): tries to write into the read-only dependency folder, fixes add, submits. */
 function fixScript(): string {
   const path = join(tempDir(), 'fix.json');
-  writeFileSync(path, JSON.stringify([
-    { toolCalls: [{ name: 'Bash', arguments: { command: 'echo hacked > node_modules/dep/index.js; node --test-reporter=tap tests/run-all.js | tail -3' } }] },
-    { toolCalls: [{ name: 'Write', arguments: { file_path: 'src/math.js', content: JS_SOURCE } }] },
-    { content: 'Fixed add.' },
-  ]));
+  writeFileSync(
+    path,
+    JSON.stringify([
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'echo hacked > node_modules/dep/index.js; node --test-reporter=tap tests/run-all.js | tail -3' } }] },
+      { toolCalls: [{ name: 'Write', arguments: { file_path: 'src/math.js', content: JS_SOURCE } }] },
+      { content: 'Fixed add.' },
+    ]),
+  );
   return path;
 }
 
 const solve = (repo: string, ...extra: string[]) =>
-  cli(['solve', '--repo', repo, '--issue', 'add(2, 3) returns -1 instead of 5.', '--model', `scripted:${fixScript()}`, '--data-dir', tempDir('fn-data-'), '--test-command', 'node --test-reporter=tap tests/run-all.js', ...extra]);
+  cli([
+    'solve',
+    '--repo',
+    repo,
+    '--issue',
+    'add(2, 3) returns -1 instead of 5.',
+    '--model',
+    `scripted:${fixScript()}`,
+    '--data-dir',
+    tempDir('fn-data-'),
+    '--test-command',
+    'node --test-reporter=tap tests/run-all.js',
+    ...extra,
+  ]);
 
 describe('frognano solve', () => {
   it('prints the diff and leaves the repository unchanged without --apply', async () => {
@@ -100,7 +116,17 @@ describe('frognano solve', () => {
 
   it('runs the tests before and after the change, found as env add finds them, and names what now passes', async () => {
     const repo = project({ git: true });
-    const r = await cli(['solve', '--repo', repo, '--issue', 'add(2, 3) returns -1 instead of 5.', '--model', `scripted:${fixScript()}`, '--data-dir', tempDir('fn-data-')]);
+    const r = await cli([
+      'solve',
+      '--repo',
+      repo,
+      '--issue',
+      'add(2, 3) returns -1 instead of 5.',
+      '--model',
+      `scripted:${fixScript()}`,
+      '--data-dir',
+      tempDir('fn-data-'),
+    ]);
     assert.equal(r.code, 0, r.err + r.out);
     assert.match(r.err, /tests before the change: 0 passed, 1 not passing/);
     assert.match(r.out, /tests with the change: 1 passed, 0 not passing/);
@@ -110,14 +136,21 @@ describe('frognano solve', () => {
 
   it('exits 1 and says which tests a breaking change makes fail; --apply refuses it unless --force', async () => {
     const repo = project({ git: true });
-    writeFileSync(join(repo, 'tests/mul.test.js'), nodeTests({ 'mul multiplies': "const { mul } = await import('../src/math.js'); assert.equal(mul(2, 3), 6);" }, 'more'));
+    writeFileSync(
+      join(repo, 'tests/mul.test.js'),
+      nodeTests({ 'mul multiplies': "const { mul } = await import('../src/math.js'); assert.equal(mul(2, 3), 6);" }, 'more'),
+    );
     // Fixes add and breaks mul.
     const script = join(tempDir(), 'break.json');
-    writeFileSync(script, JSON.stringify([
-      { toolCalls: [{ name: 'Write', arguments: { file_path: 'src/math.js', content: JS_SOURCE.replace('a * b', 'a + b') } }] },
-      { content: 'Fixed add.' },
-    ]));
-    const run = (...extra: string[]) => cli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', `scripted:${script}`, '--data-dir', tempDir('fn-data-'), ...extra]);
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { toolCalls: [{ name: 'Write', arguments: { file_path: 'src/math.js', content: JS_SOURCE.replace('a * b', 'a + b') } }] },
+        { content: 'Fixed add.' },
+      ]),
+    );
+    const run = (...extra: string[]) =>
+      cli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', `scripted:${script}`, '--data-dir', tempDir('fn-data-'), ...extra]);
     const r = await run('--apply');
     assert.equal(r.code, 1, r.err + r.out);
     assert.match(r.out, /now pass \(1\): toy > add sums/);

@@ -11,8 +11,20 @@ const CFG: TrainConfig = { ...TRAIN_DEFAULTS, steps: 20, budget: 300, timeLimitM
 
 function run(fields: Partial<RunState>): RunState {
   return {
-    schema: STATE_SCHEMA, config: CFG, step: 7, rolloutsUsed: 180, elapsedMs: 11.5 * 60_000, learner: { kind: 'embedded-policy', state: new EmbeddedLearner(CFG).save() }, pool: new TaskPool().toJSON(),
-    controller: new DifficultyController().toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 0, degenerate: 0 }, ...fields,
+    schema: STATE_SCHEMA,
+    config: CFG,
+    step: 7,
+    rolloutsUsed: 180,
+    elapsedMs: 11.5 * 60_000,
+    learner: { kind: 'embedded-policy', state: new EmbeddedLearner(CFG).save() },
+    pool: new TaskPool().toJSON(),
+    controller: new DifficultyController().toJSON(),
+    used: [],
+    evalIds: [],
+    fixedIds: null,
+    heldOut: [],
+    groups: { total: 0, degenerate: 0 },
+    ...fields,
   };
 }
 
@@ -20,12 +32,23 @@ const tasks = Array.from({ length: 12 }, (_, i) => `t${i}`);
 const point = (step: number, solved: number, reach: (i: number) => number): HeldOutPoint => {
   const byTask = Object.fromEntries(tasks.map((id, i) => [id, reach(i)]));
   const values = Object.values(byTask);
-  return { step, rollouts: step * 20, solveRate: solved / 12, solved, attempts: 12, reach: values.reduce((a, b) => a + b, 0) / values.length, reachByTask: byTask };
+  return {
+    step,
+    rollouts: step * 20,
+    solveRate: solved / 12,
+    solved,
+    attempts: 12,
+    reach: values.reduce((a, b) => a + b, 0) / values.length,
+    reachByTask: byTask,
+  };
 };
 
 describe('train: what the summary says', () => {
   it('names why the run stopped and how to go on', () => {
-    assert.match(stopLine(run({ stop: 'time-limit' }), CFG), /stopped by the time limit \(--time-limit 11 min\) after 7 steps of 20, 180 of 300 rollouts: run the same command again to continue/);
+    assert.match(
+      stopLine(run({ stop: 'time-limit' }), CFG),
+      /stopped by the time limit \(--time-limit 11 min\) after 7 steps of 20, 180 of 300 rollouts: run the same command again to continue/,
+    );
     assert.match(stopLine(run({ stop: 'budget', step: 1 }), CFG), /rollout budget is spent \(after 1 step of 20.*larger --budget/);
     assert.match(stopLine(run({ stop: 'steps', step: 20 }), CFG), /finished all 20 steps/);
     assert.match(stopLine(run({ stop: 'no-tasks' }), CFG), /no task to train on/);
@@ -45,11 +68,19 @@ describe('train: what the summary says', () => {
     let now = 0;
     const clock = new RunClock(CFG, 60_000, 10, 1, () => now);
     now = 60_000; // a minute into this invocation, 3 rollouts done: the 11-minute limit is nearer than the budget
-    const line = progressLine({ kind: 'phase', step: 2, phase: 'rollouts', done: 3, total: 16 }, CFG, { reward: '0.25', held: '8.3% (1/12)', rollouts: 13 }, clock);
+    const line = progressLine(
+      { kind: 'phase', step: 2, phase: 'rollouts', done: 3, total: 16 },
+      CFG,
+      { reward: '0.25', held: '8.3% (1/12)', rollouts: 13 },
+      clock,
+    );
     assert.equal(line, 'step 2/20 | 2.0 min, about 10.0 min left | rollouts 13/300 | reward 0.25 | held-out 8.3% (1/12) | rollouts 3/16');
     clock.stepDone(); // one step in two minutes, 18 left: the limit (9 min, plus the step in flight) still comes first
     now = 120_000;
-    assert.match(progressLine({ kind: 'phase', step: 3, phase: 'synthesizing' }, CFG, { reward: '0.25', held: '-', rollouts: 30 }, clock), /3\.0 min, about 11\.0 min left/);
+    assert.match(
+      progressLine({ kind: 'phase', step: 3, phase: 'synthesizing' }, CFG, { reward: '0.25', held: '-', rollouts: 30 }, clock),
+      /3\.0 min, about 11\.0 min left/,
+    );
     const noEstimate = new RunClock({ ...CFG, timeLimitMin: 0 }, 0, 0);
     assert.doesNotMatch(progressLine({ kind: 'phase', step: 1, phase: 'synthesizing' }, CFG, { reward: '-', held: '-', rollouts: 0 }, noEstimate), /left/);
   });

@@ -23,23 +23,71 @@ describe('frognano train options', () => {
   });
 
   it('reads every flag', () => {
-    const cfg = trainConfig({ curriculum: 'static', envs: 'a,b', 'held-out': 'c', steps: '3', budget: '50', batch: '2', group: '3', advantage: 'grpo', credit: 'attempt', lr: '0.1', 'eval-tasks': '4', 'eval-every': '2', 'time-limit': '0', target: '0.4', families: 'operations,control', extend: '8', track: 'all' });
-    assert.deepEqual([cfg.curriculum, cfg.envs, cfg.heldOut, cfg.steps, cfg.budget, cfg.batch, cfg.group, cfg.advantage, cfg.credit, cfg.lr, cfg.evalTasks, cfg.evalEvery, cfg.timeLimitMin, cfg.target, cfg.families, cfg.extend, cfg.track], ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4, ['operations', 'control'], 8, 'all']);
+    const cfg = trainConfig({
+      curriculum: 'static',
+      envs: 'a,b',
+      'held-out': 'c',
+      steps: '3',
+      budget: '50',
+      batch: '2',
+      group: '3',
+      advantage: 'grpo',
+      credit: 'attempt',
+      lr: '0.1',
+      'eval-tasks': '4',
+      'eval-every': '2',
+      'time-limit': '0',
+      target: '0.4',
+      families: 'operations,control',
+      extend: '8',
+      track: 'all',
+    });
+    assert.deepEqual(
+      [
+        cfg.curriculum,
+        cfg.envs,
+        cfg.heldOut,
+        cfg.steps,
+        cfg.budget,
+        cfg.batch,
+        cfg.group,
+        cfg.advantage,
+        cfg.credit,
+        cfg.lr,
+        cfg.evalTasks,
+        cfg.evalEvery,
+        cfg.timeLimitMin,
+        cfg.target,
+        cfg.families,
+        cfg.extend,
+        cfg.track,
+      ],
+      ['static', ['a', 'b'], ['c'], 3, 50, 2, 3, 'grpo', 'attempt', 0.1, 4, 2, 0, 0.4, ['operations', 'control'], 8, 'all'],
+    );
   });
 
   it('refuses bad settings with a clear message', () => {
-    assert.throws(() => trainConfig({ curriculum: 'random' }), (e: Error) => e instanceof UserError && /unknown curriculum "random"/.test(e.message));
+    assert.throws(
+      () => trainConfig({ curriculum: 'random' }),
+      (e: Error) => e instanceof UserError && /unknown curriculum "random"/.test(e.message),
+    );
     assert.throws(() => trainConfig({ group: '1' }), /at least 2/);
     assert.throws(() => trainConfig({ steps: 'many' }), /--steps must be an integer >= 1, got "many"/);
     assert.throws(() => trainConfig({ batch: '0' }), /--batch must be an integer >= 1/);
     assert.throws(() => trainConfig({ extend: '-1' }), /--extend must be an integer >= 0/);
-    assert.throws(() => trainConfig({ track: 'some' }), (e: Error) => e instanceof UserError && /unknown --track "some"/.test(e.message));
+    assert.throws(
+      () => trainConfig({ track: 'some' }),
+      (e: Error) => e instanceof UserError && /unknown --track "some"/.test(e.message),
+    );
     assert.throws(() => trainConfig({ lr: '' }), /--lr must be a number >= 0/);
     assert.throws(() => trainConfig({ target: '1' }), /--target must be a pass rate strictly between 0 and 1/);
     assert.throws(() => trainConfig({ credit: 'token' }), /unknown credit "token"/);
     assert.throws(() => trainConfig({ envs: 'durations,md-tokens', 'held-out': 'md-tokens' }), /md-tokens cannot be both trained on and held out/);
     assert.throws(() => trainConfig({ advantage: 'ppo' }), /unknown advantage/);
-    assert.throws(() => trainConfig({ families: 'operations,loops' }), (e: Error) => e instanceof UserError && /unknown operator family "loops"/.test(e.message));
+    assert.throws(
+      () => trainConfig({ families: 'operations,loops' }),
+      (e: Error) => e instanceof UserError && /unknown operator family "loops"/.test(e.message),
+    );
   });
 
   it('names an unknown environment before starting', async () => {
@@ -51,7 +99,10 @@ describe('frognano train options', () => {
 
   it('names operator families that apply to no training environment before starting', async () => {
     const err: string[] = [];
-    const code = await main(['train', '--data-dir', tempDir(), '--envs', 'durations', '--held-out', 'md-tokens', '--families', 'class'], { out: () => {}, err: (l) => err.push(l) });
+    const code = await main(['train', '--data-dir', tempDir(), '--envs', 'durations', '--held-out', 'md-tokens', '--families', 'class'], {
+      out: () => {},
+      err: (l) => err.push(l),
+    });
     assert.equal(code, 2);
     assert.match(err.join('\n'), /no operator family of --families class applies to durations \(javascript\)/);
   });
@@ -60,11 +111,25 @@ describe('frognano train options', () => {
     const data = tempDir();
     const { families: _, ...old } = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
     saveState(join(data, 'runs', 'old'), {
-      schema: STATE_SCHEMA, config: old as TrainConfig, step: 1, rolloutsUsed: 16, elapsedMs: 1000, learner: { kind: 'embedded-policy', state: {} }, pool: new TaskPool().toJSON(),
-      controller: new DifficultyController().toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 2, degenerate: 1 },
+      schema: STATE_SCHEMA,
+      config: old as TrainConfig,
+      step: 1,
+      rolloutsUsed: 16,
+      elapsedMs: 1000,
+      learner: { kind: 'embedded-policy', state: {} },
+      pool: new TaskPool().toJSON(),
+      controller: new DifficultyController().toJSON(),
+      used: [],
+      evalIds: [],
+      fixedIds: null,
+      heldOut: [],
+      groups: { total: 2, degenerate: 1 },
     });
     const err: string[] = [];
-    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
+    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], {
+      out: () => {},
+      err: (l) => err.push(l),
+    });
     assert.equal(code, 2);
     assert.match(err.join('\n'), /run "old" exists with other settings/);
   });
@@ -72,10 +137,24 @@ describe('frognano train options', () => {
   /** A run state as the previous format (v1) saved it: the embedded policy's checkpoint in place of the learner's state. */
   const saveV1 = (runDir: string, config: TrainConfig, policy: PolicyCheckpoint) => {
     mkdirSync(runDir, { recursive: true });
-    writeFileSync(join(runDir, 'state.json'), JSON.stringify({
-      schema: 'frognano.train-state/v1', config, step: 2, rolloutsUsed: 32, elapsedMs: 1000, policy, pool: new TaskPool().toJSON(),
-      controller: new DifficultyController().toJSON(), used: [], evalIds: [], fixedIds: null, heldOut: [], groups: { total: 4, degenerate: 1 },
-    }));
+    writeFileSync(
+      join(runDir, 'state.json'),
+      JSON.stringify({
+        schema: 'frognano.train-state/v1',
+        config,
+        step: 2,
+        rolloutsUsed: 32,
+        elapsedMs: 1000,
+        policy,
+        pool: new TaskPool().toJSON(),
+        controller: new DifficultyController().toJSON(),
+        used: [],
+        evalIds: [],
+        fixedIds: null,
+        heldOut: [],
+        groups: { total: 4, degenerate: 1 },
+      }),
+    );
   };
 
   it('reads a run saved in the previous state format: the embedded policy becomes its learner state, one version per step', () => {
@@ -99,14 +178,23 @@ describe('frognano train options', () => {
     const cfg = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
     saveV1(join(data, 'runs', 'old'), cfg, { ...new LinearPolicy().toJSON(), featureVersion: 1 });
     const err: string[] = [];
-    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
+    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], {
+      out: () => {},
+      err: (l) => err.push(l),
+    });
     assert.equal(code, 2);
     assert.match(err.join('\n'), /run "old" cannot resume: not a checkpoint of this embedded policy version/);
     assert.match(err.join('\n'), /--fresh/);
   });
 
   it('refuses a run state it cannot read or saved in another format, naming --fresh', async () => {
-    for (const [content, message] of [['{"schema":"frognano.train-state/v0"}', /saved in another format \("frognano\.train-state\/v0"; this version reads frognano\.train-state\/v2 and frognano\.train-state\/v1\)/], ['{"schema": ', /cannot be read/]] as const) {
+    for (const [content, message] of [
+      [
+        '{"schema":"frognano.train-state/v0"}',
+        /saved in another format \("frognano\.train-state\/v0"; this version reads frognano\.train-state\/v2 and frognano\.train-state\/v1\)/,
+      ],
+      ['{"schema": ', /cannot be read/],
+    ] as const) {
       const data = tempDir();
       mkdirSync(join(data, 'runs', 'old'), { recursive: true });
       writeFileSync(join(data, 'runs', 'old', 'state.json'), content);

@@ -14,7 +14,10 @@ describe('difficulty ladder', () => {
     for (let i = 1; i < LADDER.length; i++) {
       const [a, b] = [LADDER[i - 1]!, LADDER[i]!];
       // Each rung adds a bug, or keeps the bugs and makes hint or visibility harder.
-      assert.ok(b.bugs > a.bugs || (b.bugs === a.bugs && hintRank[b.hint] + Number(b.visibility === 'hidden') > hintRank[a.hint] + Number(a.visibility === 'hidden')), `rung ${i}`);
+      assert.ok(
+        b.bugs > a.bugs || (b.bugs === a.bugs && hintRank[b.hint] + Number(b.visibility === 'hidden') > hintRank[a.hint] + Number(a.visibility === 'hidden')),
+        `rung ${i}`,
+      );
     }
     assert.equal(new Set(LADDER.map(rungKey)).size, LADDER.length);
   });
@@ -44,7 +47,10 @@ describe('DifficultyController', () => {
     assert.equal(c.level('k'), LADDER.length - 1);
     const random = rng(1);
     const rungs = Array.from({ length: 200 }, () => rungOf(c.propose('k', random)));
-    assert.ok(rungs.every((r) => r >= 0), 'every proposal is on the ladder');
+    assert.ok(
+      rungs.every((r) => r >= 0),
+      'every proposal is on the ladder',
+    );
     assert.ok(rungs.includes(LADDER.length - 2), 'jitter still reaches below the top');
   });
 
@@ -97,7 +103,7 @@ describe('DifficultyController', () => {
     assert.equal(state.families.k!.control!.weight, w.get('control'));
   });
 
-  it('proposes only among the families it is given (those the environment\'s language has operators for)', () => {
+  it("proposes only among the families it is given (those the environment's language has operators for)", () => {
     const c = new DifficultyController();
     const w = c.familyWeights('k', ['operations', 'control']);
     assert.deepEqual([...w.keys()], ['operations', 'control']);

@@ -17,7 +17,13 @@ const bandOf = (id: string) => id.split('-')[0]!;
 describe('TaskPool.sample (FRONTIER)', () => {
   it('prefers p ≈ 0.5 tasks over p ≈ 0.05 and p ≈ 0.95 ones', () => {
     const pool = new TaskPool();
-    for (let i = 0; i < 10; i++) for (const [b, p] of [['low', 0.05], ['mid', 0.5], ['high', 0.95]] as const) addAt(pool, `${b}-${i}`, p);
+    for (let i = 0; i < 10; i++)
+      for (const [b, p] of [
+        ['low', 0.05],
+        ['mid', 0.5],
+        ['high', 0.95],
+      ] as const)
+        addAt(pool, `${b}-${i}`, p);
     const json = pool.toJSON();
     const counts = (staleness: number) => {
       const copy = TaskPool.fromJSON(json);
@@ -115,7 +121,11 @@ describe('TaskPool.record', () => {
     for (let s = 2; s <= 6 && pool.get('hard')!.state === 'active'; s++) pool.record('hard', [0, 0, 0, 0], s);
     assert.equal(pool.get('hard')!.state, 'rejected');
     addAt(pool, 'other', 0.3);
-    for (let step = 7; step < 20; step++) assert.deepEqual(pool.sample(2, step, rng(step)).map((x) => x.taskId), ['other']);
+    for (let step = 7; step < 20; step++)
+      assert.deepEqual(
+        pool.sample(2, step, rng(step)).map((x) => x.taskId),
+        ['other'],
+      );
   });
 
   it('retires on an all-pass training group and shelves on an all-fail one, even while the mean lags', () => {
@@ -179,8 +189,10 @@ describe('TaskPool bookkeeping', () => {
   it('round-trips through JSON to identical subsequent samples', () => {
     const pool = new TaskPool();
     const random = rng(11);
-    for (let i = 0; i < 40; i++) pool.add({ taskId: `t-${i}`, env: `env-${i % 3}`, familyKey: `f-${i % 4}`, addedStep: 0, state: i % 10 === 0 ? 'retired' : 'active' });
-    for (let step = 1; step <= 20; step++) for (const s of pool.sample(6, step, random)) pool.record(s.taskId, [random() < 0.5 ? 1 : 0, random() < 0.5 ? 1 : 0], step);
+    for (let i = 0; i < 40; i++)
+      pool.add({ taskId: `t-${i}`, env: `env-${i % 3}`, familyKey: `f-${i % 4}`, addedStep: 0, state: i % 10 === 0 ? 'retired' : 'active' });
+    for (let step = 1; step <= 20; step++)
+      for (const s of pool.sample(6, step, random)) pool.record(s.taskId, [random() < 0.5 ? 1 : 0, random() < 0.5 ? 1 : 0], step);
     const copy = TaskPool.fromJSON(JSON.parse(JSON.stringify(pool.toJSON())));
     assert.deepEqual(copy.toJSON(), pool.toJSON());
     const [ra, rb] = [rng(99), rng(99)];

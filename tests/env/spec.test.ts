@@ -57,11 +57,14 @@ describe('environment spec', () => {
   });
 
   it('reports invalid JSON with its location', () => {
-    assert.throws(() => parseSpecText('{"name": ', '/x/environment.json'), (err: Error) => {
-      assert.ok(err instanceof SpecError);
-      assert.match(err.message, /\/x\/environment\.json/);
-      assert.match(err.message, /not valid JSON/);
-      return true;
-    });
+    assert.throws(
+      () => parseSpecText('{"name": ', '/x/environment.json'),
+      (err: Error) => {
+        assert.ok(err instanceof SpecError);
+        assert.match(err.message, /\/x\/environment\.json/);
+        assert.match(err.message, /not valid JSON/);
+        return true;
+      },
+    );
   });
 });

@@ -30,7 +30,10 @@ def test_four():
 `;
 
 const spec = validateSpec({
-  schema: 'frognano.environment/v1', name: 'hb', language: 'python', source: { path: 'repo' },
+  schema: 'frognano.environment/v1',
+  name: 'hb',
+  language: 'python',
+  source: { path: 'repo' },
   test: { command: ['{python}', '-m', 'pytest', '--junitxml={report}'], report: { format: 'junit', from: 'file' } },
   testPaths: ['tests/**'],
 });
@@ -48,7 +51,11 @@ describe('held-back tests', () => {
       const all = [id('test_one'), id('test_two'), id('TestMore::test_three'), id('test_four')];
       assert.equal((await chooseHeldBack(snapshot, spec, all, rng(seed))).length, 1);
     }
-    assert.deepEqual(await chooseHeldBack(snapshot, spec, [id('test_one'), 'tests/test_gone.py::test_x'], rng(2)), [id('test_one')], 'an unfound test stays visible');
+    assert.deepEqual(
+      await chooseHeldBack(snapshot, spec, [id('test_one'), 'tests/test_gone.py::test_x'], rng(2)),
+      [id('test_one')],
+      'an unfound test stays visible',
+    );
   });
 
   it('cuts held-back tests out of the agent’s copy of their file, leaving the rest intact', async () => {

@@ -70,7 +70,10 @@ describe('honeypot plans', () => {
     const file = (await readTestFile('tests/parse.test.js', JS))!;
     for (let seed = 0; seed < 20; seed++) {
       const p = await plan([file], 'tap', ['parse > reads numbers'], ['parse > reads words', 'parse > reads nothing'], seed);
-      assert.deepEqual(p.files.map((f) => f.path), ['tests/parse.test.js']);
+      assert.deepEqual(
+        p.files.map((f) => f.path),
+        ['tests/parse.test.js'],
+      );
       assert.deepEqual(p.copies, []);
       const occ = await occurrences('tests/parse.test.js', p.files[0]!.content);
       const original = (id: string) => JS.includes(occ.find((o) => o.id === id)!.text);
@@ -90,8 +93,17 @@ describe('honeypot plans', () => {
     const file = (await readTestFile('tests/test_lexer.py', PY))!;
     const names = new Set<string>();
     for (let seed = 0; seed < 20; seed++) {
-      const p = await plan([file], 'pytest', ['tests/test_lexer.py::test_split_words'], ['tests/test_lexer.py::test_count_tokens', 'tests/test_lexer.py::TestEdges::test_empty_input'], seed);
-      assert.deepEqual(p.copies, p.files.map((f) => f.path));
+      const p = await plan(
+        [file],
+        'pytest',
+        ['tests/test_lexer.py::test_split_words'],
+        ['tests/test_lexer.py::test_count_tokens', 'tests/test_lexer.py::TestEdges::test_empty_input'],
+        seed,
+      );
+      assert.deepEqual(
+        p.copies,
+        p.files.map((f) => f.path),
+      );
       for (const f of p.files) {
         assert.match(f.path, /^tests\/test_[a-z_]+\.py$/);
         assert.notEqual(f.path, 'tests/test_lexer.py');
@@ -116,18 +128,34 @@ describe('honeypot plans', () => {
   it('Jest and Vitest ids carry the file: twins stay in it, numbered after the file and suite path', async () => {
     const file = (await readTestFile('src/parse.spec.ts', JS.replace("'../src/parse.js'", "'./parse.ts'")))!;
     const p = await planHoneypots({
-      files: [file], style: 'jest', f2p: ['src/parse.spec.ts > parse > reads words'], p2p: [],
-      reportIds: new Set(['src/parse.spec.ts > parse > reads words']), taken: new Set(), random: rng(5),
+      files: [file],
+      style: 'jest',
+      f2p: ['src/parse.spec.ts > parse > reads words'],
+      p2p: [],
+      reportIds: new Set(['src/parse.spec.ts > parse > reads words']),
+      taken: new Set(),
+      random: rng(5),
     });
     assert.ok(p);
-    assert.deepEqual(p.files.map((f) => f.path), ['src/parse.spec.ts']);
+    assert.deepEqual(
+      p.files.map((f) => f.path),
+      ['src/parse.spec.ts'],
+    );
     for (const t of [...p.twins.map((x) => x.id), ...Object.keys(p.renamed)]) assert.match(t, /^src\/parse\.spec\.ts > parse > reads words( \[\d\])?$/);
   });
 
   it('leaves out tests whose name already repeats in reports and tests with no expectation to change', async () => {
     const file = (await readTestFile('tests/a.test.js', "it('x', () => { assert.equal(f(), 1); });\nit('y', () => { f(); });\n"))!;
     const taken = new Set<string>();
-    const repeated = await planHoneypots({ files: [file], style: 'tap', f2p: ['x'], p2p: ['y'], reportIds: new Set(['x', 'x [2]', 'y']), taken, random: rng(1) });
+    const repeated = await planHoneypots({
+      files: [file],
+      style: 'tap',
+      f2p: ['x'],
+      p2p: ['y'],
+      reportIds: new Set(['x', 'x [2]', 'y']),
+      taken,
+      random: rng(1),
+    });
     assert.equal(repeated, null);
     const none = await planHoneypots({ files: [file], style: 'tap', f2p: ['y'], p2p: [], reportIds: new Set(['y']), taken, random: rng(1) });
     assert.equal(none, null);

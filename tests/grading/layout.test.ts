@@ -12,7 +12,11 @@ import { tempDir } from '../helpers/workspace.js';
 
 function runOf(results: Record<string, 'passed' | 'failed'>): TestRun {
   return {
-    outcome: 'completed', exitCode: 1, exitAgrees: true, durationMs: 1, outputTail: '',
+    outcome: 'completed',
+    exitCode: 1,
+    exitAgrees: true,
+    durationMs: 1,
+    outputTail: '',
     tests: new Map(Object.entries(results).map(([id, status]) => [id, { id, status }])),
   };
 }
@@ -28,7 +32,11 @@ describe('graded layout: writing', () => {
     const old = new Date('2020-01-02T03:04:05Z');
     utimesSync(join(root, 'tests/test_calc.py'), old, old);
     utimesSync(join(root, 'tests'), old, old);
-    const l = layout({ relocate: true, files: [{ path: 'tests/test_beta.py', content: 'def test_add():\n    assert False\n', like: 'tests/test_calc.py' }], copies: ['tests/test_beta.py'] });
+    const l = layout({
+      relocate: true,
+      files: [{ path: 'tests/test_beta.py', content: 'def test_add():\n    assert False\n', like: 'tests/test_calc.py' }],
+      copies: ['tests/test_beta.py'],
+    });
     const taken = new Set(['tests/test_calc.py', 'tests/test_beta.py']);
     const moves = planRelocation(l, ['tests/test_calc.py::test_add', 'suite > case'], rng(3), taken);
     assert.equal(moves.length, 1);
@@ -49,7 +57,12 @@ describe('graded layout: writing', () => {
     const root = tempDir('layout-');
     mkdirSync(join(root, 'tests'));
     symlinkSync('/etc/hostname', join(root, 'tests/test_link.py'));
-    const l = layout({ files: [{ path: 'tests/test_x.py', content: 'x', like: 'tests/test_link.py' }, { path: 'tests/test_y.py', content: 'y', like: 'tests/test_gone.py' }] });
+    const l = layout({
+      files: [
+        { path: 'tests/test_x.py', content: 'x', like: 'tests/test_link.py' },
+        { path: 'tests/test_y.py', content: 'y', like: 'tests/test_gone.py' },
+      ],
+    });
     applyLayout(root, l, [], rng(1));
     assert.equal(existsSync(join(root, 'tests/test_x.py')), false);
     assert.equal(existsSync(join(root, 'tests/test_y.py')), false);
@@ -60,7 +73,12 @@ describe('graded layout: writing', () => {
 describe('graded layout: reading results back', () => {
   it('maps moved files back, takes out twins and copies, and flags results under a moved file’s old name', () => {
     const l = layout({ twins: [{ id: 'tests/test_beta.py::test_add', of: 'tests/test_calc.py::test_add' }], copies: ['tests/test_beta.py'] });
-    const run = runOf({ 'tests/test_gamma.py::test_add': 'passed', 'tests/test_beta.py::test_add': 'failed', 'tests/test_beta.py::test_decoy': 'passed', 'tests/test_calc.py::test_add': 'passed' });
+    const run = runOf({
+      'tests/test_gamma.py::test_add': 'passed',
+      'tests/test_beta.py::test_add': 'failed',
+      'tests/test_beta.py::test_decoy': 'passed',
+      'tests/test_calc.py::test_add': 'passed',
+    });
     const r = readLayout(run, l, [{ from: 'tests/test_calc.py', to: 'tests/test_gamma.py' }], ['tests/test_calc.py::test_add']);
     assert.deepEqual(r.twins, [{ id: 'tests/test_beta.py::test_add', of: 'tests/test_calc.py::test_add', status: 'failed' }]);
     assert.deepEqual(r.forged, ['tests/test_calc.py::test_add']);
@@ -69,10 +87,19 @@ describe('graded layout: reading results back', () => {
   });
 
   it('puts a test that ran after its twin back under its own id, and reports a twin that never ran as missing', () => {
-    const l = layout({ twins: [{ id: 's > a', of: 's > a' }, { id: 's > b [2]', of: 's > b' }], renamed: { 's > a [2]': 's > a' } });
+    const l = layout({
+      twins: [
+        { id: 's > a', of: 's > a' },
+        { id: 's > b [2]', of: 's > b' },
+      ],
+      renamed: { 's > a [2]': 's > a' },
+    });
     const run = runOf({ 's > a': 'failed', 's > a [2]': 'passed', 's > b': 'passed' });
     const r = readLayout(run, l, [], ['s > a', 's > b']);
-    assert.deepEqual(r.twins.map((t) => t.status), ['failed', 'missing']);
+    assert.deepEqual(
+      r.twins.map((t) => t.status),
+      ['failed', 'missing'],
+    );
     assert.deepEqual(Object.fromEntries([...run.tests].map(([id, t]) => [id, t.status])), { 's > a': 'passed', 's > b': 'passed' });
     assert.deepEqual(r.forged, []);
   });
@@ -84,7 +111,14 @@ describe('graded layout: reading results back', () => {
     assert.deepEqual(known.forged, []);
     // A saved tape report: "add sums" is the name of two tests; a run with a third is not forged.
     const tape = parseTap(fixture('reports/tape.txt'));
-    const run: TestRun = { outcome: 'completed', exitCode: 1, exitAgrees: true, durationMs: 1, outputTail: '', tests: new Map(tape.tests.map((t) => [t.id, t])) };
+    const run: TestRun = {
+      outcome: 'completed',
+      exitCode: 1,
+      exitAgrees: true,
+      durationMs: 1,
+      outputTail: '',
+      tests: new Map(tape.tests.map((t) => [t.id, t])),
+    };
     run.tests.set('add sums [3]', { id: 'add sums [3]', status: 'passed' });
     assert.deepEqual(readLayout(run, noLayout(), [], ['add sums', 'add sums [2]', 'mul multiplies']).forged, []);
   });

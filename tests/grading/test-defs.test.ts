@@ -51,7 +51,10 @@ class NotATest:
 describe('test definitions', () => {
   it('finds node:test and Jest-style calls with literal names, nested suites and subtests, and skips computed names', async () => {
     const f = (await readTestFile('tests/a.test.js', JS))!;
-    assert.deepEqual(f.tests.map((t) => t.path.join(' > ')), ['outer > adds', 'outer > inner "q" > nested', 'with subtests > first', 'with subtests > second', 'top']);
+    assert.deepEqual(
+      f.tests.map((t) => t.path.join(' > ')),
+      ['outer > adds', 'outer > inner "q" > nested', 'with subtests > first', 'with subtests > second', 'top'],
+    );
     const adds = f.tests[0]!;
     assert.equal(JS.slice(adds.start, adds.end), "it('adds', () => { assert.equal(add(1, 2), 3); });");
     assert.equal(adds.indent, '  ');
@@ -61,10 +64,16 @@ describe('test definitions', () => {
 
   it('finds pytest functions, Test classes (nested too) and TestCase methods, with decorators', async () => {
     const f = (await readTestFile('tests/test_a.py', PY))!;
-    assert.deepEqual(f.tests.map((t) => testIdOf(t, 'pytest')), [
-      'tests/test_a.py::test_plain', 'tests/test_a.py::test_param', 'tests/test_a.py::TestThings::test_method',
-      'tests/test_a.py::TestThings::TestNested::test_deep', 'tests/test_a.py::Cases::test_case',
-    ]);
+    assert.deepEqual(
+      f.tests.map((t) => testIdOf(t, 'pytest')),
+      [
+        'tests/test_a.py::test_plain',
+        'tests/test_a.py::test_param',
+        'tests/test_a.py::TestThings::test_method',
+        'tests/test_a.py::TestThings::TestNested::test_deep',
+        'tests/test_a.py::Cases::test_case',
+      ],
+    );
     const param = f.tests[1]!;
     assert.match(PY.slice(param.start, param.end), /^@pytest\.mark\.parametrize[\s\S]*assert x > 0$/);
     assert.equal(baseTestId('tests/test_a.py::test_param[1]', 'pytest'), 'tests/test_a.py::test_param');
@@ -80,12 +89,27 @@ describe('test definitions', () => {
   });
 
   it('removes definitions with their lines, leaving `pass` in a Python block it would empty', async () => {
-    const py = (await readTestFile('tests/test_a.py', 'class TestX:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n\n\ndef test_c():\n    pass\n'))!;
+    const py = (await readTestFile(
+      'tests/test_a.py',
+      'class TestX:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n\n\ndef test_c():\n    pass\n',
+    ))!;
     const [a, b, c] = py.tests;
-    assert.equal(editTests(py, new Map([[a!, null], [b!, null]])), 'class TestX:\n\n    pass\n\n\ndef test_c():\n    pass\n');
+    assert.equal(
+      editTests(
+        py,
+        new Map([
+          [a!, null],
+          [b!, null],
+        ]),
+      ),
+      'class TestX:\n\n    pass\n\n\ndef test_c():\n    pass\n',
+    );
     assert.equal(editTests(py, new Map([[c!, null]])), 'class TestX:\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        pass\n\n\n');
     const js = (await readTestFile('tests/a.test.js', "describe('s', () => {\n  it('a', () => {});\n  it('b', () => {});\n});\n"))!;
     assert.equal(editTests(js, new Map([[js.tests[0]!, null]])), "describe('s', () => {\n  it('b', () => {});\n});\n");
-    assert.equal(editTests(js, new Map([[js.tests[1]!, "it('b', () => {});\n  it('b', () => { x(); });"]])), "describe('s', () => {\n  it('a', () => {});\n  it('b', () => {});\n  it('b', () => { x(); });\n});\n");
+    assert.equal(
+      editTests(js, new Map([[js.tests[1]!, "it('b', () => {});\n  it('b', () => { x(); });"]])),
+      "describe('s', () => {\n  it('a', () => {});\n  it('b', () => {});\n  it('b', () => { x(); });\n});\n",
+    );
   });
 });

@@ -69,14 +69,44 @@ class Buf {
 
 function writeValue(out: Buf, v: GgufValue): void {
   switch (v.type) {
-    case 'u32': out.u32(T.u32); out.u32(v.value); break;
-    case 'i32': out.u32(T.i32); out.i32(v.value); break;
-    case 'f32': out.u32(T.f32); out.f32(v.value); break;
-    case 'bool': out.u32(T.bool); out.push(Buffer.from([v.value ? 1 : 0])); break;
-    case 'string': out.u32(T.string); out.str(v.value); break;
-    case 'string[]': out.u32(T.array); out.u32(T.string); out.u64(v.value.length); v.value.forEach((s) => out.str(s)); break;
-    case 'f32[]': out.u32(T.array); out.u32(T.f32); out.u64(v.value.length); v.value.forEach((x) => out.f32(x)); break;
-    case 'i32[]': out.u32(T.array); out.u32(T.i32); out.u64(v.value.length); v.value.forEach((x) => out.i32(x)); break;
+    case 'u32':
+      out.u32(T.u32);
+      out.u32(v.value);
+      break;
+    case 'i32':
+      out.u32(T.i32);
+      out.i32(v.value);
+      break;
+    case 'f32':
+      out.u32(T.f32);
+      out.f32(v.value);
+      break;
+    case 'bool':
+      out.u32(T.bool);
+      out.push(Buffer.from([v.value ? 1 : 0]));
+      break;
+    case 'string':
+      out.u32(T.string);
+      out.str(v.value);
+      break;
+    case 'string[]':
+      out.u32(T.array);
+      out.u32(T.string);
+      out.u64(v.value.length);
+      v.value.forEach((s) => out.str(s));
+      break;
+    case 'f32[]':
+      out.u32(T.array);
+      out.u32(T.f32);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.f32(x));
+      break;
+    case 'i32[]':
+      out.u32(T.array);
+      out.u32(T.i32);
+      out.u64(v.value.length);
+      v.value.forEach((x) => out.i32(x));
+      break;
   }
 }
 

@@ -79,6 +79,10 @@ export async function startScriptedModel(script: Script): Promise<{ url: string;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }

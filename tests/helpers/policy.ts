@@ -8,7 +8,15 @@ import type { EmbeddedAgent } from '../../src/policy/agent.js';
 import type { EmbeddedTurn } from '../../src/policy/decisions.js';
 import type { Model, ModelTurn } from '../../src/model/types.js';
 
-const CTX: FeatureContext = { frames: [], failures: [], testWords: new Set(), instructionWords: new Set(), tried: new Set(), blind: true, testedStems: new Set() };
+const CTX: FeatureContext = {
+  frames: [],
+  failures: [],
+  testWords: new Set(),
+  instructionWords: new Set(),
+  tried: new Set(),
+  blind: true,
+  testedStems: new Set(),
+};
 
 /**
  * A policy that favours the repair turning `broken` back into `right`: weight

@@ -30,7 +30,8 @@ export const PY_BROKEN = PY_SOURCE.replace('a + b', 'a - b');
 const PY_TESTS =
   'from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_add_negative():\n    assert add(-4, 7) == 3\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n';
 
-export const TS_SOURCE = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
+export const TS_SOURCE =
+  'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function mul(a: number, b: number): number {\n  return a * b;\n}\n';
 export const TS_BROKEN = TS_SOURCE.replace('a + b', 'a - b');
 const TS_TESTS = toyTests('../src/math.ts');
 const TS_RUN_ALL = `import { readdirSync } from 'node:fs';
@@ -45,7 +46,12 @@ for (const f of readdirSync(here).filter((f) => f.endsWith('.test.ts')).sort()) 
 async function typescriptEnv(dataDir: string, runtime: Runtime): Promise<BuiltEnv> {
   const env = makeJsEnv(
     { 'src/math.ts': TS_SOURCE, 'tests/math.test.ts': TS_TESTS, 'tests/run-all.ts': TS_RUN_ALL },
-    { name: 'tstoy', language: 'typescript', layer: ['node_modules'], test: { command: [...NODE_TAP.slice(0, 1), '--import', 'tsx', ...NODE_TAP.slice(1), 'tests/run-all.ts'], report: { format: 'tap', from: 'file' } } },
+    {
+      name: 'tstoy',
+      language: 'typescript',
+      layer: ['node_modules'],
+      test: { command: [...NODE_TAP.slice(0, 1), '--import', 'tsx', ...NODE_TAP.slice(1), 'tests/run-all.ts'], report: { format: 'tap', from: 'file' } },
+    },
     'tstoy',
   );
   const built = await buildEnvironment(env, { dataDir, runtime });
@@ -110,9 +116,16 @@ export async function toyTask(language: 'javascript' | 'typescript' | 'python', 
   const built =
     language === 'typescript'
       ? await typescriptEnv(dataDir, runtime)
-      : await buildEnvironment(language === 'javascript' ? makeJsEnv({ 'src/math.js': JS_SOURCE, 'tests/math.test.js': JS_TESTS }, opts.js ?? {}) : pythonEnv(), { dataDir, runtime });
+      : await buildEnvironment(
+          language === 'javascript' ? makeJsEnv({ 'src/math.js': JS_SOURCE, 'tests/math.test.js': JS_TESTS }, opts.js ?? {}) : pythonEnv(),
+          { dataDir, runtime },
+        );
   const env = built.env;
-  const [file, right, broken] = { javascript: ['src/math.js', JS_SOURCE, JS_BROKEN], typescript: ['src/math.ts', TS_SOURCE, TS_BROKEN], python: ['calc.py', PY_SOURCE, PY_BROKEN] }[language];
+  const [file, right, broken] = {
+    javascript: ['src/math.js', JS_SOURCE, JS_BROKEN],
+    typescript: ['src/math.ts', TS_SOURCE, TS_BROKEN],
+    python: ['calc.py', PY_SOURCE, PY_BROKEN],
+  }[language];
   const testFile = { javascript: 'tests/math.test.js', typescript: 'tests/math.test.ts', python: 'tests/test_calc.py' }[language];
   const f2p = js ? ['toy > add sums', 'toy > add counts up from a negative'] : ['tests/test_calc.py::test_add', 'tests/test_calc.py::test_add_negative'];
   const p2p = [js ? 'toy > mul multiplies' : 'tests/test_calc.py::test_mul'];

@@ -57,7 +57,7 @@ const TEXT_TESTS = nodeTests(
   {
     'pad short': "const m = await import('../src/text.js'); assert.equal(m.pad('ab', 4), 'ab  ');",
     'pad long': "const m = await import('../src/text.js'); assert.equal(m.pad('abcde', 2), 'abcde');",
-    'initials': "const m = await import('../src/text.js'); assert.equal(m.initials(['big', 'red', 'dog']), 'brd');",
+    initials: "const m = await import('../src/text.js'); assert.equal(m.initials(['big', 'red', 'dog']), 'brd');",
     'between inside': "const m = await import('../src/text.js'); assert.equal(m.between(3, 1, 5), true);",
     'between outside': "const m = await import('../src/text.js'); assert.equal(m.between(7, 1, 5), false);",
     'between edge': "const m = await import('../src/text.js'); assert.equal(m.between(1, 1, 5), true);",
@@ -69,5 +69,8 @@ const TEXT_TESTS = nodeTests(
 export function tinyTrainEnvs(): Map<string, LoadedEnv> {
   const train = makeJsEnv({ 'src/stats.js': STATS, 'tests/stats.test.js': STATS_TESTS }, {}, 'tiny-stats');
   const heldOut = makeJsEnv({ 'src/text.js': TEXT, 'tests/text.test.js': TEXT_TESTS }, {}, 'tiny-text');
-  return new Map([[train.spec.name, train], [heldOut.spec.name, heldOut]]);
+  return new Map([
+    [train.spec.name, train],
+    [heldOut.spec.name, heldOut],
+  ]);
 }

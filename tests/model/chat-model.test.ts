@@ -10,7 +10,10 @@ const READ: ToolSpec = {
 };
 const user = (content: string) => [{ role: 'user' as const, content }];
 
-async function withServer(script: Script, fn: (url: string, requests: Awaited<ReturnType<typeof startScriptedModel>>['requests']) => Promise<void>): Promise<void> {
+async function withServer(
+  script: Script,
+  fn: (url: string, requests: Awaited<ReturnType<typeof startScriptedModel>>['requests']) => Promise<void>,
+): Promise<void> {
   const server = await startScriptedModel(script);
   try {
     await fn(server.url, server.requests);
@@ -138,8 +141,20 @@ describe('ChatModel against a scripted OpenAI-compatible server', () => {
     await withServer(
       (_r, n) =>
         n === 1
-          ? { content: 'ab', logprobs: [{ token: 'a', logprob: -0.1, id: 64 }, { token: 'b', logprob: -0.2, id: 65 }] }
-          : { content: 'ab', logprobs: [{ token: 'token_id:64', logprob: -0.1 }, { token: 'token_id:65', logprob: -0.2 }] },
+          ? {
+              content: 'ab',
+              logprobs: [
+                { token: 'a', logprob: -0.1, id: 64 },
+                { token: 'b', logprob: -0.2, id: 65 },
+              ],
+            }
+          : {
+              content: 'ab',
+              logprobs: [
+                { token: 'token_id:64', logprob: -0.1 },
+                { token: 'token_id:65', logprob: -0.2 },
+              ],
+            },
       async (url, requests) => {
         const model = new ChatModel({ baseUrl: url, model: 'm', logprobs: true });
         assert.deepEqual((await model.turn({ messages: user('x') })).tokens, { ids: [64, 65], logprobs: [-0.1, -0.2] });
@@ -153,9 +168,7 @@ describe('ChatModel against a scripted OpenAI-compatible server', () => {
   it('leaves tokens out when the server gives logprobs without ids, or ids that do not line up', async () => {
     await withServer(
       (_r, n) =>
-        n === 1
-          ? { content: 'a', logprobs: [{ token: 'a', logprob: -0.1 }] }
-          : { content: 'a', logprobs: [{ token: 'a', logprob: -0.1 }], tokenIds: [1, 2] },
+        n === 1 ? { content: 'a', logprobs: [{ token: 'a', logprob: -0.1 }] } : { content: 'a', logprobs: [{ token: 'a', logprob: -0.1 }], tokenIds: [1, 2] },
       async (url) => {
         const model = new ChatModel({ baseUrl: url, model: 'm', tokenIds: true });
         assert.equal((await model.turn({ messages: user('x') })).tokens, undefined);
@@ -203,7 +216,10 @@ describe('ChatModel against a scripted OpenAI-compatible server', () => {
         const controller = new AbortController();
         const started = Date.now();
         setTimeout(() => controller.abort(), 100);
-        await assert.rejects(new ChatModel({ baseUrl: url, model: 'm', retries: 5 }).turn({ messages: user('x'), signal: controller.signal }), /request aborted/);
+        await assert.rejects(
+          new ChatModel({ baseUrl: url, model: 'm', retries: 5 }).turn({ messages: user('x'), signal: controller.signal }),
+          /request aborted/,
+        );
         assert.ok(Date.now() - started < 1000, 'no backoff wait after the abort');
         assert.ok(requests.length <= 2);
       },

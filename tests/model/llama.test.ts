@@ -9,7 +9,10 @@ import { UserError } from '../../src/util/errors.js';
 import { writeTinyLlama, type TinyVocab } from '../helpers/tiny-llama.js';
 
 // node-llama-cpp is installed only on request (.ci/run installs it): without it these tests skip and say why.
-const missing = await import(NODE_LLAMA_CPP).then(() => undefined, (err: Error) => `node-llama-cpp is not installed (${err.message})`);
+const missing = await import(NODE_LLAMA_CPP).then(
+  () => undefined,
+  (err: Error) => `node-llama-cpp is not installed (${err.message})`,
+);
 
 /** Decodes ids with the tiny vocabulary itself, special tokens included. */
 function decode(vocab: TinyVocab, ids: number[]): string {
@@ -43,11 +46,20 @@ describe('embedded GGUF model (node-llama-cpp) on a tiny generated llama', { ski
   it('formats the chat with the model template and generates the asked number of tokens', async () => {
     assert.equal(model.supportsTools, false);
     assert.equal(model.name, 'gguf:tiny.gguf');
-    const turn = await model.turn({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello' }], maxTokens: 6 });
+    const turn = await model.turn({
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello' },
+      ],
+      maxTokens: 6,
+    });
     const t = turn.tokens!;
     assert.equal(t.ids.length, 6);
     assert.equal(t.logprobs.length, 6);
-    assert.ok(t.logprobs.every((l) => Number.isFinite(l) && l <= 0), `logprobs ${t.logprobs}`);
+    assert.ok(
+      t.logprobs.every((l) => Number.isFinite(l) && l <= 0),
+      `logprobs ${t.logprobs}`,
+    );
     assert.ok(t.ids.every((id) => Number.isInteger(id) && id >= 0 && id < vocab.tokens.length));
     assert.equal(turn.finishReason, 'length');
     assert.equal(typeof turn.message.content, 'string');

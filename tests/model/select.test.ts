@@ -24,7 +24,13 @@ describe('createModel from CLI options', () => {
     const server = await startScriptedModel(() => ({ content: 'ok' }));
     try {
       const model = await createModel(
-        { model: 'qwen', 'base-url': server.url, 'api-key': 'sk-1', 'model-timeout': '2.5', 'extra-body': '{"chat_template_kwargs":{"enable_thinking":false}}' },
+        {
+          model: 'qwen',
+          'base-url': server.url,
+          'api-key': 'sk-1',
+          'model-timeout': '2.5',
+          'extra-body': '{"chat_template_kwargs":{"enable_thinking":false}}',
+        },
         { ...noEnv, logprobs: true },
       );
       assert.ok(model instanceof ChatModel);

@@ -19,7 +19,8 @@ const INSTRUCTION = `add() returns wrong sums, and range() throws on ordinary ra
 
 const ADD = 'export function add(a, b) {\n  return a + b;\n}\n';
 const MUL = 'export function mul(a, b) {\n  return a * b;\n}\n';
-const RANGE = 'export function range(from, count) {\n  const end = add(from, count);\n  if (end < from) throw new RangeError(`empty range ${from}..${end}`);\n  const out = [];\n  for (let i = from; i < end; i++) out.push(i);\n  return out;\n}\n';
+const RANGE =
+  'export function range(from, count) {\n  const end = add(from, count);\n  if (end < from) throw new RangeError(`empty range ${from}..${end}`);\n  const out = [];\n  for (let i = from; i < end; i++) out.push(i);\n  return out;\n}\n';
 const RIGHT = `${ADD}\n${MUL}\n${RANGE}`;
 const BROKEN = RIGHT.replace('a + b', 'a - b');
 /** Two bugs: repairing add() leaves mul() failing. */
@@ -47,10 +48,28 @@ const frame = (fn: string, file: string, line: number, col: number) => `${fn} (f
 const unequal = (got: string, want: string) => ['Expected values to be strictly equal:', '', `${got} !== ${want}`, ''];
 /** The suite's tests: where each is, when it passes (given src/math.js), and how it fails. */
 const CASES = [
-  { name: 'add sums', line: 6, passes: (m: string) => m.includes(ADD), type: 'AssertionError', error: unequal('-1', '5'), stack: [frame('TestContext.<anonymous>', 'tests/math.test.js', 7, 12)] },
-  { name: 'mul multiplies', line: 9, passes: (m: string) => m.includes(MUL), type: 'AssertionError', error: unequal('0.6666666666666666', '6'), stack: [frame('TestContext.<anonymous>', 'tests/math.test.js', 10, 12)] },
   {
-    name: 'range counts up', line: 12, passes: (m: string) => m.includes(ADD) && m.includes(RANGE), type: 'RangeError', error: ['empty range 2..-1'],
+    name: 'add sums',
+    line: 6,
+    passes: (m: string) => m.includes(ADD),
+    type: 'AssertionError',
+    error: unequal('-1', '5'),
+    stack: [frame('TestContext.<anonymous>', 'tests/math.test.js', 7, 12)],
+  },
+  {
+    name: 'mul multiplies',
+    line: 9,
+    passes: (m: string) => m.includes(MUL),
+    type: 'AssertionError',
+    error: unequal('0.6666666666666666', '6'),
+    stack: [frame('TestContext.<anonymous>', 'tests/math.test.js', 10, 12)],
+  },
+  {
+    name: 'range counts up',
+    line: 12,
+    passes: (m: string) => m.includes(ADD) && m.includes(RANGE),
+    type: 'RangeError',
+    error: ['empty range 2..-1'],
     stack: [frame('range', 'src/math.js', 11, 25), frame('TestContext.<anonymous>', 'tests/math.test.js', 13, 22)],
   },
 ];
@@ -70,9 +89,27 @@ function testRun(math: string): string {
     out.push('      ...');
   });
   const failed = ok.filter((x) => !x).length;
-  out.push(`    1..${CASES.length}`, `${failed ? 'not ok' : 'ok'} 1 - math`, '  ---', '  duration_ms: 2.87', "  type: 'suite'", `  location: '${WORKDIR}/tests/math.test.js:5:1'`);
+  out.push(
+    `    1..${CASES.length}`,
+    `${failed ? 'not ok' : 'ok'} 1 - math`,
+    '  ---',
+    '  duration_ms: 2.87',
+    "  type: 'suite'",
+    `  location: '${WORKDIR}/tests/math.test.js:5:1'`,
+  );
   if (failed) out.push("  failureType: 'subtestsFailed'", `  error: '${failed} subtest${failed > 1 ? 's' : ''} failed'`, "  code: 'ERR_TEST_FAILURE'");
-  out.push('  ...', '1..1', `# tests ${CASES.length}`, '# suites 1', `# pass ${CASES.length - failed}`, `# fail ${failed}`, '# cancelled 0', '# skipped 0', '# todo 0', '# duration_ms 35.2');
+  out.push(
+    '  ...',
+    '1..1',
+    `# tests ${CASES.length}`,
+    '# suites 1',
+    `# pass ${CASES.length - failed}`,
+    `# fail ${failed}`,
+    '# cancelled 0',
+    '# skipped 0',
+    '# todo 0',
+    '# duration_ms 35.2',
+  );
   return `Exit code: ${failed ? 1 : 0}\n${out.join('\n')}\n`;
 }
 
@@ -80,7 +117,10 @@ function testRun(math: string): string {
 class Repo {
   readonly files: Record<string, string>;
   /** `stuck`: every test run reports the original failures, whatever was edited. */
-  constructor(math: string, private readonly stuck = false) {
+  constructor(
+    math: string,
+    private readonly stuck = false,
+  ) {
     this.files = { 'package.json': '{"type":"module"}\n', 'src/format.js': FORMAT, 'src/math.js': math, 'tests/math.test.js': TESTS };
   }
 
@@ -98,7 +138,10 @@ class Repo {
       const offset = Number(args.offset ?? 1);
       const shown = lines.slice(offset - 1, offset - 1 + Number(args.limit ?? 2000));
       const last = offset - 1 + shown.length;
-      const more = offset > 1 || last < lines.length ? `\n[showing lines ${offset}-${last} of ${lines.length}${last < lines.length ? `; use offset=${last + 1} to read more]` : ']'}` : '';
+      const more =
+        offset > 1 || last < lines.length
+          ? `\n[showing lines ${offset}-${last} of ${lines.length}${last < lines.length ? `; use offset=${last + 1} to read more]` : ']'}`
+          : '';
       return numberLines(shown, offset) + more;
     }
     assert.equal(name, 'Edit');
@@ -112,13 +155,22 @@ class Repo {
 }
 
 /** One tool call, what the repository answered, the turn that made it, and src/math.js after it. */
-interface Call { tool: string; args: Record<string, unknown>; output: string; turn: ModelTurn<EmbeddedTurn>; math: string }
+interface Call {
+  tool: string;
+  args: Record<string, unknown>;
+  output: string;
+  turn: ModelTurn<EmbeddedTurn>;
+  math: string;
+}
 
 const EDIT_ERROR = 'Error: old_string was not found in src/math.js; it must match exactly, including whitespace and indentation (Read the file to copy it)';
 
 /** Plays the harness: one turn at a time, each tool call answered by the repository (the `failChoice`-th chosen repair's Edit by an error instead). */
 async function drive(agent: EmbeddedAgent, repo: Repo, failChoice = -1): Promise<{ turns: ModelTurn<EmbeddedTurn>[]; calls: Call[] }> {
-  const messages: ChatMessage[] = [{ role: 'system', content: 'You are a careful software engineer. Use the tools to fix the repository.' }, { role: 'user', content: INSTRUCTION }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: 'You are a careful software engineer. Use the tools to fix the repository.' },
+    { role: 'user', content: INSTRUCTION },
+  ];
   const turns: ModelTurn<EmbeddedTurn>[] = [];
   const calls: Call[] = [];
   let choices = 0;
@@ -139,23 +191,36 @@ async function drive(agent: EmbeddedAgent, repo: Repo, failChoice = -1): Promise
 
 const chosen = (calls: Call[]) => calls.filter((c) => c.turn.learner?.choice);
 /** `b` is the undo of `a`: the same Edit reversed, made as no new choice. */
-const isUndo = (a: Call, b: Call | undefined) => b?.tool === 'Edit' && !b.turn.learner?.choice && b.args.file_path === a.args.file_path && b.args.old_string === a.args.new_string && b.args.new_string === a.args.old_string;
+const isUndo = (a: Call, b: Call | undefined) =>
+  b?.tool === 'Edit' &&
+  !b.turn.learner?.choice &&
+  b.args.file_path === a.args.file_path &&
+  b.args.old_string === a.args.new_string &&
+  b.args.new_string === a.args.old_string;
 const candidates = async () => [...(await repairsIn('src/math.js', BROKEN)), ...(await repairsIn('src/format.js', FORMAT))];
-const trajectoryOf = (turns: ModelTurn<EmbeddedTurn>[]) =>
-  ({ turns: turns.map((t) => ({ tools: (t.message.tool_calls ?? []).map((c) => c.function.name), ...(t.learner ? { learner: t.learner } : {}) })), stopReason: 'submitted' as const });
+const trajectoryOf = (turns: ModelTurn<EmbeddedTurn>[]) => ({
+  turns: turns.map((t) => ({ tools: (t.message.tool_calls ?? []).map((c) => c.function.name), ...(t.learner ? { learner: t.learner } : {}) })),
+  stopReason: 'submitted' as const,
+});
 
 describe('EmbeddedAgent: the opening', () => {
-  it('runs the instruction\'s test command, globs, reads the framed source first, then the failing tests around their frames, before any Edit', async () => {
+  it("runs the instruction's test command, globs, reads the framed source first, then the failing tests around their frames, before any Edit", async () => {
     const { calls } = await drive(new EmbeddedAgent(new LinearPolicy('zero'), { seed: 1 }), new Repo(BROKEN));
     const firstEdit = calls.findIndex((c) => c.tool === 'Edit');
     const window = (line: number) => ['Read', { file_path: 'tests/math.test.js', offset: line - 2, limit: 20 }];
-    assert.deepEqual(calls.slice(0, firstEdit).map((c) => [c.tool, c.args]), [
-      ['Bash', { command: COMMAND }],
-      ['Glob', { pattern: '**/*' }],
-      ['Read', { file_path: 'src/math.js' }], // in range()'s stack, so before src/format.js
-      ['Read', { file_path: 'src/format.js' }],
-      window(7), window(6), window(13), window(12), // add sums' stack and location, then range counts up's
-    ]);
+    assert.deepEqual(
+      calls.slice(0, firstEdit).map((c) => [c.tool, c.args]),
+      [
+        ['Bash', { command: COMMAND }],
+        ['Glob', { pattern: '**/*' }],
+        ['Read', { file_path: 'src/math.js' }], // in range()'s stack, so before src/format.js
+        ['Read', { file_path: 'src/format.js' }],
+        window(7),
+        window(6),
+        window(13),
+        window(12), // add sums' stack and location, then range counts up's
+      ],
+    );
   });
 });
 
@@ -174,11 +239,18 @@ describe('EmbeddedAgent: a repair', () => {
     assert.deepEqual(edit!.args, { file_path: r.file, ...asEdit(text, r) });
     const old = String(edit!.args.old_string);
     assert.equal(text.split(old).length, 2, 'old_string occurs once');
-    assert.equal(text.replace(old, () => String(edit!.args.new_string)), applyRepair(text, r));
+    assert.equal(
+      text.replace(old, () => String(edit!.args.new_string)),
+      applyRepair(text, r),
+    );
     assert.match(edit!.output, /^Edited /);
     assert.ok(Math.abs(edit!.turn.logprob! - policy.logprob(choice)) < 1e-12, `${edit!.turn.logprob} vs ${policy.logprob(choice)}`);
-    assert.ok(Math.abs(edit!.turn.logprob! + Math.log(cands.length)) > 1e-6, 'the prior is not uniform: the logprob is the chosen one\'s');
-    assert.deepEqual(calls.filter((c) => c.turn.logprob !== undefined), [edit], 'only the choice carries a logprob');
+    assert.ok(Math.abs(edit!.turn.logprob! + Math.log(cands.length)) > 1e-6, "the prior is not uniform: the logprob is the chosen one's");
+    assert.deepEqual(
+      calls.filter((c) => c.turn.logprob !== undefined),
+      [edit],
+      'only the choice carries a logprob',
+    );
   });
 
   it('is kept when fewer tests fail: the next Edit is a new choice on the repaired text, not an undo', async () => {
@@ -192,7 +264,9 @@ describe('EmbeddedAgent: a repair', () => {
     assert.equal(next!.turn.learner?.undoes, undefined);
     // Its candidates are those of the repaired text (less the repair made), and its Edit is made on that text.
     const tried = `src/math.js:${(await repairsIn('src/math.js', BROKEN2)).find((r) => applyRepair(BROKEN2, r) === HALF_FIXED)!.start}:+`;
-    const cands = [...(await repairsIn('src/math.js', HALF_FIXED)), ...(await repairsIn('src/format.js', FORMAT))].filter((r) => `${r.file}:${r.start}:${r.text}` !== tried);
+    const cands = [...(await repairsIn('src/math.js', HALF_FIXED)), ...(await repairsIn('src/format.js', FORMAT))].filter(
+      (r) => `${r.file}:${r.start}:${r.text}` !== tried,
+    );
     const { feats, chosen: k } = next!.turn.learner!.choice!;
     assert.equal(feats.length, cands.length);
     assert.deepEqual(next!.args, { file_path: cands[k]!.file, ...asEdit(cands[k]!.file === 'src/math.js' ? HALF_FIXED : FORMAT, cands[k]!) });
@@ -232,7 +306,10 @@ describe('EmbeddedAgent: the end of the episode', () => {
   it('submits once the tests pass: one Edit, a green run, then a turn with no tool call and finishReason stop', async () => {
     const policy = await policyFavouring('src/math.js', BROKEN, RIGHT);
     const { turns, calls } = await drive(new EmbeddedAgent(policy, { seed: 1 }), new Repo(BROKEN));
-    assert.deepEqual(calls.filter((c) => c.tool === 'Edit').map((c) => c.math), [RIGHT]);
+    assert.deepEqual(
+      calls.filter((c) => c.tool === 'Edit').map((c) => c.math),
+      [RIGHT],
+    );
     assert.match(calls.at(-1)!.output, /^Exit code: 0\n/);
     const last = turns.at(-1)!;
     assert.equal(last.finishReason, 'stop');
@@ -290,19 +367,31 @@ describe('EmbeddedAgent: seeds, greedy, opening only', () => {
   it('openingOnly makes no Edit and keeps every candidate of the files read, with its features', async () => {
     const agent = new EmbeddedAgent(new LinearPolicy('zero'), { seed: 1, openingOnly: true });
     const { turns, calls } = await drive(agent, new Repo(BROKEN));
-    assert.deepEqual(calls.map((c) => c.tool), ['Bash', 'Glob', 'Read', 'Read', 'Read', 'Read', 'Read', 'Read']);
+    assert.deepEqual(
+      calls.map((c) => c.tool),
+      ['Bash', 'Glob', 'Read', 'Read', 'Read', 'Read', 'Read', 'Read'],
+    );
     assert.equal(turns.at(-1)!.finishReason, 'stop');
     assert.ok(turns.every((t) => !t.learner && t.logprob === undefined));
     const opening = agent.opening!;
-    assert.deepEqual(opening.cands.map((c) => c.r), await candidates());
-    assert.ok(opening.cands.every((c) => c.text === (c.r.file === 'src/math.js' ? BROKEN : FORMAT)), 'with the text of their file');
+    assert.deepEqual(
+      opening.cands.map((c) => c.r),
+      await candidates(),
+    );
+    assert.ok(
+      opening.cands.every((c) => c.text === (c.r.file === 'src/math.js' ? BROKEN : FORMAT)),
+      'with the text of their file',
+    );
     assert.equal(opening.feats.length, opening.cands.length);
     assert.ok(opening.feats.every((f) => f.idx.length > 0 && f.idx.length === f.val.length));
-    assert.ok(opening.cands.some((c) => applyRepair(c.text, c.r) === RIGHT), 'the fix among them');
+    assert.ok(
+      opening.cands.some((c) => applyRepair(c.text, c.r) === RIGHT),
+      'the fix among them',
+    );
   });
 });
 
-describe('EmbeddedAgent: the learner\'s decisions', () => {
+describe("EmbeddedAgent: the learner's decisions", () => {
   it('decisionsOf the turns gives one decision per chosen repair, undone exactly on those undone or failed', async () => {
     const policy = await policyFavouring('src/math.js', BROKEN2, HALF_FIXED);
     const { turns, calls } = await drive(new EmbeddedAgent(policy, { seed: 3 }), new Repo(BROKEN2), 1);
@@ -310,7 +399,10 @@ describe('EmbeddedAgent: the learner\'s decisions', () => {
     const picks = chosen(calls);
     assert.equal(ds.length, picks.length);
     const undone = picks.map((c) => c.output.startsWith('Error') || isUndo(c, calls[calls.indexOf(c) + 2]));
-    assert.deepEqual(ds.map((d) => d.undone ?? false), undone);
+    assert.deepEqual(
+      ds.map((d) => d.undone ?? false),
+      undone,
+    );
     assert.deepEqual(undone.slice(0, 2), [false, true], 'add() kept, then the Edit that failed');
     picks.forEach((c, k) => {
       const { undone: _, ...decision } = ds[k]!;

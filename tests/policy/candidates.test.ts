@@ -154,7 +154,11 @@ export function h(a, b) {
 }
 `;
 
-  for (const [name, file, text] of [['JavaScript', 'src/m.js', JS_RIGHT], ['Python', 'm.py', PY_RIGHT], ['repeated lines', 'src/d.js', DUP]] as const) {
+  for (const [name, file, text] of [
+    ['JavaScript', 'src/m.js', JS_RIGHT],
+    ['Python', 'm.py', PY_RIGHT],
+    ['repeated lines', 'src/d.js', DUP],
+  ] as const) {
     it(`gives an old_string found exactly once whose replacement is the repair (${name})`, async () => {
       const rs = await repairsIn(file, text);
       assert.ok(rs.length > 0);

@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import { decisionsOf, trajectoryOf, type EmbeddedTurn } from '../../src/policy/decisions.js';
 import type { Trajectory } from '../../src/rl/contract.js';
 
-const feats = [{ idx: [0], val: [1] }, { idx: [1], val: [1] }];
+const feats = [
+  { idx: [0], val: [1] },
+  { idx: [1], val: [1] },
+];
 const choice = (chosen: number) => ({ feats, chosen, temperature: 1 });
 
 describe('the embedded learner reads its decisions from the trajectory', () => {
@@ -20,7 +23,13 @@ describe('the embedded learner reads its decisions from the trajectory', () => {
       ],
     };
     const ds = decisionsOf(t);
-    assert.deepEqual(ds.map((d) => [d.chosen, d.undone ?? false]), [[0, true], [1, false]]);
+    assert.deepEqual(
+      ds.map((d) => [d.chosen, d.undone ?? false]),
+      [
+        [0, true],
+        [1, false],
+      ],
+    );
     assert.equal(decisionsOf(t), ds, 'read once per trajectory');
     assert.equal(t.turns[1]!.learner!.choice!.chosen, 0);
     assert.ok(!('undone' in t.turns[1]!.learner!.choice!), 'the turns themselves are not changed');

@@ -12,7 +12,10 @@ const IN_FRAME = 0;
 
 function ctx(over: Partial<FeatureContext> = {}): FeatureContext {
   return {
-    frames: [{ file: FILE, line: 2, depth: 0 }, { file: 'tests/math.test.js', line: 6, depth: 1 }],
+    frames: [
+      { file: FILE, line: 2, depth: 0 },
+      { file: 'tests/math.test.js', line: 6, depth: 1 },
+    ],
     failures: [{ name: 'add sums', message: '-1 !== 5', errorType: 'AssertionError', snippet: '' }],
     testWords: words('add sums add(2, 3)'),
     instructionWords: words('add(2, 3) returns -1 instead of 5.'),
@@ -92,8 +95,10 @@ describe('featurize: where the failing tests point', () => {
   const at = (line: number) => repairs.find((r) => r.line === line && r.operator === 'op_change')!;
   // Two failing tests: both traces pass through add's line 2; one also through mul's line 6.
   const frames = [
-    { file: FILE, line: 2, depth: 0, failure: 0 }, { file: 'tests/math.test.js', line: 4, depth: 1, failure: 0 },
-    { file: FILE, line: 2, depth: 0, failure: 1 }, { file: FILE, line: 6, depth: 1, failure: 1 },
+    { file: FILE, line: 2, depth: 0, failure: 0 },
+    { file: 'tests/math.test.js', line: 4, depth: 1, failure: 0 },
+    { file: FILE, line: 2, depth: 0, failure: 1 },
+    { file: FILE, line: 6, depth: 1, failure: 1 },
   ];
 
   it('gives the share of failing traces passing within one and three lines, and through the function', async () => {

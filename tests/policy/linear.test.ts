@@ -56,7 +56,10 @@ describe('LinearPolicy starting weights', () => {
   it('starts at the prior, which a zero gradient leaves in place (decay pulls toward it, not toward 0)', () => {
     const p = new LinearPolicy();
     assert.deepEqual([...p.w], [...priorWeights()]);
-    assert.ok(p.w.some((w) => w !== 0), 'the prior has weight somewhere');
+    assert.ok(
+      p.w.some((w) => w !== 0),
+      'the prior has weight somewhere',
+    );
     for (let i = 0; i < 20; i++) p.update(new Float64Array(FEATURE_DIM), 0.5);
     assert.deepEqual([...p.w], [...priorWeights()]);
   });
@@ -91,7 +94,9 @@ describe('LinearPolicy gradient', () => {
           assert.ok(Math.abs(grad[i]! - fd) < 1e-6, `chosen ${chosen}, slot ${i}: ${grad[i]} vs ${fd}`);
         }
         // Nothing outside the features' slots.
-        grad.forEach((g, i) => { if (!SLOTS.includes(i)) assert.equal(g, 0, `slot ${i}`); });
+        grad.forEach((g, i) => {
+          if (!SLOTS.includes(i)) assert.equal(g, 0, `slot ${i}`);
+        });
       }
     });
   }
@@ -132,7 +137,7 @@ describe('LinearPolicy gradient', () => {
     assert.ok(q.probabilities(FEATS)[2]! < start);
   });
 
-  it('a step is about lr long and keeps the gradient\'s direction (weights with a tiny gradient barely move)', () => {
+  it("a step is about lr long and keeps the gradient's direction (weights with a tiny gradient barely move)", () => {
     const p = new LinearPolicy('zero');
     const grad = new Float64Array(FEATURE_DIM);
     grad[3] = 10;
@@ -157,7 +162,10 @@ describe('LinearPolicy.choose', () => {
     };
     const a = run(42);
     assert.deepEqual(run(42), a);
-    assert.notDeepEqual(run(43).map((c) => c.index), a.map((c) => c.index));
+    assert.notDeepEqual(
+      run(43).map((c) => c.index),
+      a.map((c) => c.index),
+    );
     const probs = p.probabilities(FEATS);
     for (const c of a) assert.ok(Math.abs(c.logprob - Math.log(probs[c.index]!)) < 1e-12);
   });

@@ -7,9 +7,22 @@ import { words } from '../../src/policy/observe.js';
 
 // Three loops over an array; a bug flipped the second one's `<` into `>`.
 const BUGGY = [
-  'export function sum(xs) {', '  let s = 0;', '  for (let i = 0; i < xs.length; i++) s += xs[i];', '  return s;', '}',
-  'export function max(xs) {', '  let m = -Infinity;', '  for (let i = 0; i > xs.length; i++) m = Math.max(m, xs[i]);', '  return m;', '}',
-  'export function count(xs, y) {', '  let n = 0;', '  for (let i = 0; i < xs.length; i++) if (xs[i] === y) n++;', '  return n;', '}', '',
+  'export function sum(xs) {',
+  '  let s = 0;',
+  '  for (let i = 0; i < xs.length; i++) s += xs[i];',
+  '  return s;',
+  '}',
+  'export function max(xs) {',
+  '  let m = -Infinity;',
+  '  for (let i = 0; i > xs.length; i++) m = Math.max(m, xs[i]);',
+  '  return m;',
+  '}',
+  'export function count(xs, y) {',
+  '  let n = 0;',
+  '  for (let i = 0; i < xs.length; i++) if (xs[i] === y) n++;',
+  '  return n;',
+  '}',
+  '',
 ].join('\n');
 const FILE = 'src/arr.js';
 
@@ -29,8 +42,14 @@ describe('naturalness', () => {
 
   it('the candidate that undoes the bug has the highest naturalness gain of the candidates on the loop lines', async () => {
     const ctx: FeatureContext = {
-      frames: [], failures: [], testWords: words(''), instructionWords: words(''), tried: new Set(), blind: true,
-      testedStems: new Set(), corpus: corpusOf([BUGGY]),
+      frames: [],
+      failures: [],
+      testWords: words(''),
+      instructionWords: words(''),
+      tried: new Set(),
+      blind: true,
+      testedStems: new Set(),
+      corpus: corpusOf([BUGGY]),
     };
     const gain = slotOf('natGain');
     const scored = (await repairsIn(FILE, BUGGY)).map((r) => {

@@ -90,13 +90,19 @@ describe('observeTests on node:test TAP output', () => {
 
   before(() => {
     red = runTap(join(dir, 'red'), { 'src/math.js': MATH, 'tests/math.test.js': MATH_TESTS });
-    green = runTap(join(dir, 'green'), { 'src/math.js': MATH.replace('a - b', 'a + b').replace("throw new RangeError('division by zero')", 'return Infinity'), 'tests/math.test.js': MATH_TESTS });
+    green = runTap(join(dir, 'green'), {
+      'src/math.js': MATH.replace('a - b', 'a + b').replace("throw new RangeError('division by zero')", 'return Infinity'),
+      'tests/math.test.js': MATH_TESTS,
+    });
   });
 
   it('names the failing tests (not the suite), with messages and error types', () => {
     assert.equal(red.code, 1, red.output);
     const obs = observeTests(red.output, red.code, join(dir, 'red'));
-    assert.deepEqual(obs.failures.map((f) => f.name), ['add sums', 'div by zero is infinity']);
+    assert.deepEqual(
+      obs.failures.map((f) => f.name),
+      ['add sums', 'div by zero is infinity'],
+    );
     const [add, divf] = obs.failures;
     assert.equal(add!.errorType, 'AssertionError');
     assert.match(add!.message, /strictly equal/);
@@ -120,7 +126,10 @@ describe('observeTests on node:test TAP output', () => {
     assert.deepEqual(obs.frames[i + 1], { file: 'tests/math.test.js', line: 9, depth: 1, failure: 1 });
     // The assertion failure: the assert line in the test file is innermost.
     assert.deepEqual(obs.frames[0], { file: 'tests/math.test.js', line: 6, depth: 0, failure: 0 });
-    assert.ok(obs.frames.some((f) => f.file === 'tests/math.test.js' && f.line === 5), 'the failing test\'s location is a frame');
+    assert.ok(
+      obs.frames.some((f) => f.file === 'tests/math.test.js' && f.line === 5),
+      "the failing test's location is a frame",
+    );
   });
 
   it('frames stay absolute paths out when the workdir is another directory', () => {
@@ -144,7 +153,10 @@ describe('observeTests on pytest output', () => {
   const obs = observeTests(PYTEST, 1, '/workspace');
 
   it('names failures by pytest id, with the summary message and the error type', () => {
-    assert.deepEqual(obs.failures.map((f) => f.name), ['tests/test_calc.py::test_add', 'tests/test_calc.py::test_div_zero']);
+    assert.deepEqual(
+      obs.failures.map((f) => f.name),
+      ['tests/test_calc.py::test_add', 'tests/test_calc.py::test_div_zero'],
+    );
     assert.equal(obs.failures[0]!.message, 'assert -1 == 5');
     assert.equal(obs.failures[0]!.errorType, 'AssertionError');
     assert.equal(obs.failures[1]!.message, 'ZeroDivisionError: division by zero');
@@ -219,7 +231,11 @@ describe('improved: which repairs the agent keeps', () => {
 
   it('undoes a repair that hangs the suite until the time limit (no summary, no exit code)', () => {
     const before = observe('red3', MATH);
-    const cut = observeTests('Command timed out after 3 s and was killed.\nTAP version 13\n# Subtest: math\n    # Subtest: add sums\n    ok 1 - add sums\n', null, dir);
+    const cut = observeTests(
+      'Command timed out after 3 s and was killed.\nTAP version 13\n# Subtest: math\n    # Subtest: add sums\n    ok 1 - add sums\n',
+      null,
+      dir,
+    );
     assert.equal(cut.failures.length, 0);
     assert.equal(improved(before, cut), false);
   });

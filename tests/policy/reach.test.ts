@@ -31,7 +31,7 @@ describe('reachWithin', () => {
   });
 });
 
-describe('reach of a task from the agent\'s opening (JavaScript toy task)', () => {
+describe("reach of a task from the agent's opening (JavaScript toy task)", () => {
   let t: ToyTask;
   before(async () => {
     t = await toyTask('javascript');
@@ -60,7 +60,9 @@ describe('reach of a task from the agent\'s opening (JavaScript toy task)', () =
     assert.ok(book.reach(favouring, 't')! > 0.95);
     // The same weights negated: the fix is the least likely candidate. The opening does not depend on the weights, so the kept one serves.
     const avoiding = new LinearPolicy('zero');
-    favouring.w.forEach((w, i) => { avoiding.w[i] = -w; });
+    favouring.w.forEach((w, i) => {
+      avoiding.w[i] = -w;
+    });
     assert.ok(book.reach(avoiding, 't')! < REACH_FLOOR);
     assert.equal(book.reach(avoiding, 't'), book.reach(avoiding, 't'), 'the same draws at every call');
     assert.equal(book.reach(avoiding, 'other'), null, 'no opening kept');

@@ -18,7 +18,12 @@ const rolloutOf = (taskId: string, reward: number | null, decisions: Decision[])
 
 /** The update as the trainer calls it: groups scored by RLOO first. */
 const updatePolicy = (policy: LinearPolicy, groups: Rollout<EmbeddedTurn>[][], _method: 'rloo', lr: number) =>
-  update(policy, groups.map((g) => scoreGroup(g, estimator('rloo'))), estimator('rloo'), lr);
+  update(
+    policy,
+    groups.map((g) => scoreGroup(g, estimator('rloo'))),
+    estimator('rloo'),
+    lr,
+  );
 
 describe('replaying passing rollouts under the policy', () => {
   it('estimates 1 − (1 − q)^K from the kept repairs, ignoring undone ones and failing rollouts', () => {
@@ -33,7 +38,10 @@ describe('replaying passing rollouts under the policy', () => {
 
   it('sees an update that learned from a task raise its estimate, and moves the posterior by as much', () => {
     const policy = new LinearPolicy('zero');
-    const groups = [[rolloutOf('a', 1, [pick(5, true), pick(0)]), rolloutOf('a', 0, [pick(5, true), pick(6, true)])], [rolloutOf('b', 0, [pick(7, true)]), rolloutOf('b', 0, [pick(8, true)])]];
+    const groups = [
+      [rolloutOf('a', 1, [pick(5, true), pick(0)]), rolloutOf('a', 0, [pick(5, true), pick(6, true)])],
+      [rolloutOf('b', 0, [pick(7, true)]), rolloutOf('b', 0, [pick(8, true)])],
+    ];
     const tracker = new PassRateTracker(policy);
     tracker.observe(groups);
     assert.equal(tracker.size, 1, 'only tasks with a passing rollout');
@@ -76,21 +84,35 @@ describe('replaying passing rollouts under the policy', () => {
     // The examples are picks 0 and 1 (the newer group's); the older pick 2 was dropped.
     const expected = (replayPassRate(policy, rolloutOf('e', 1, [pick(0)]))! + replayPassRate(policy, rolloutOf('e', 1, [pick(1)]))!) / 2;
     assert.ok(Math.abs(e.after - expected) < 1e-12, `${e.after} vs ${expected}`);
-    assert.notEqual(replayPassRate(policy, rolloutOf('e', 1, [pick(2)])), replayPassRate(policy, rolloutOf('e', 1, [pick(1)])), 'the dropped example would change the figure');
+    assert.notEqual(
+      replayPassRate(policy, rolloutOf('e', 1, [pick(2)])),
+      replayPassRate(policy, rolloutOf('e', 1, [pick(1)])),
+      'the dropped example would change the figure',
+    );
   });
 
   it('prefers the estimator a task has (its reach) to its examples, tracks tasks with no pass, and moves only the wanted ones', () => {
     const policy = new LinearPolicy('zero');
-    const reach = new Map([['r', 0.2], ['s', 0.5]]);
+    const reach = new Map([
+      ['r', 0.2],
+      ['s', 0.5],
+    ]);
     const tracker = new PassRateTracker(policy, 'all', (id) => reach.get(id) ?? null);
-    tracker.observe([[rolloutOf('r', 1, [pick(0)]), rolloutOf('r', 0, [pick(1, true)])], [rolloutOf('s', 0, [pick(1, true)])], [rolloutOf('x', 0, [pick(1, true)])]]);
+    tracker.observe([
+      [rolloutOf('r', 1, [pick(0)]), rolloutOf('r', 0, [pick(1, true)])],
+      [rolloutOf('s', 0, [pick(1, true)])],
+      [rolloutOf('x', 0, [pick(1, true)])],
+    ]);
     assert.equal(tracker.size, 2, 'x has neither a reach nor a passing rollout');
     assert.equal(tracker.figure('r'), 0.2);
     reach.set('r', 0.6).set('s', 0.1);
     const moves = tracker.moves((id) => id !== 's');
     assert.deepEqual([...moves], [['r', { before: 0.2, after: 0.6 }]]);
     assert.deepEqual(tracker.moves().get('s'), { before: 0.5, after: 0.1 }, 'an unwanted task keeps its anchor');
-    tracker.moves(() => true, (id) => id === 's');
+    tracker.moves(
+      () => true,
+      (id) => id === 's',
+    );
     assert.equal(tracker.size, 1, 'a forgotten task leaves');
     tracker.anchor(['s', 'x']);
     assert.equal(tracker.size, 2, 'anchored again from its reach; x has no figure');
@@ -98,8 +120,12 @@ describe('replaying passing rollouts under the policy', () => {
 
   it('followFigure: retires at a solved figure, shifts on a change, leaves an unchanged figure and inactive tasks alone', () => {
     const pool = new TaskPool();
-    const add = (id: string, state: 'active' | 'retired' = 'active') => pool.add({ taskId: id, env: 'e', familyKey: 'f', addedStep: 0, state, posterior: { alpha: 3, beta: 3, prior: { alpha: 1, beta: 1 } } });
-    add('solved'); add('up'); add('same'); add('old', 'retired');
+    const add = (id: string, state: 'active' | 'retired' = 'active') =>
+      pool.add({ taskId: id, env: 'e', familyKey: 'f', addedStep: 0, state, posterior: { alpha: 3, beta: 3, prior: { alpha: 1, beta: 1 } } });
+    add('solved');
+    add('up');
+    add('same');
+    add('old', 'retired');
     assert.equal(followFigure(pool, 'solved', { before: FIGURE_SOLVED, after: FIGURE_SOLVED }), 'retired', 'a solved figure retires even unchanged');
     assert.equal(pool.get('solved')!.state, 'retired');
     assert.equal(followFigure(pool, 'up', { before: 0.2, after: 0.4 }), 'moved');
@@ -116,10 +142,15 @@ describe('replaying passing rollouts under the policy', () => {
     const policy = new LinearPolicy('zero');
     const poolOf = () => {
       const pool = new TaskPool();
-      for (const id of ['p', 'q', 'gone']) pool.add({ taskId: id, env: 'e', familyKey: 'f', addedStep: 0, state: 'active', posterior: { alpha: 3, beta: 3, prior: { alpha: 1, beta: 1 } } });
+      for (const id of ['p', 'q', 'gone'])
+        pool.add({ taskId: id, env: 'e', familyKey: 'f', addedStep: 0, state: 'active', posterior: { alpha: 3, beta: 3, prior: { alpha: 1, beta: 1 } } });
       return pool;
     };
-    const reach = new Map([['p', 0.3], ['q', 0.3], ['gone', 0.3]]);
+    const reach = new Map([
+      ['p', 0.3],
+      ['q', 0.3],
+      ['gone', 0.3],
+    ]);
     const groups = [[rolloutOf('p', 1, [pick(0)])], [rolloutOf('q', 1, [pick(1)])], [rolloutOf('gone', 1, [pick(2)])]];
     const trainedTracker = new PassRateTracker(policy, 'trained', (id) => reach.get(id) ?? null);
     const allTracker = new PassRateTracker(policy, 'all', (id) => reach.get(id) ?? null);

@@ -9,15 +9,26 @@ import type { EmbeddedTurn } from '../../src/policy/decisions.js';
 import { rolloutOf as made } from '../helpers/rollouts.js';
 
 // Three candidates with one private feature each: a wrong repair, the fix, another wrong one.
-const WRONG = FEATURE_DIM - 1, FIX = FEATURE_DIM - 2, OTHER = FEATURE_DIM - 3;
+const WRONG = FEATURE_DIM - 1,
+  FIX = FEATURE_DIM - 2,
+  OTHER = FEATURE_DIM - 3;
 const feats = [WRONG, FIX, OTHER].map((i) => ({ idx: [i], val: [1] }));
 const pick = (i: number, undone = false): Decision => ({ feats, chosen: i, temperature: 1, ...(undone ? { undone } : {}) });
 const rolloutOf = (reward: number | null, decisions: Decision[]) => made('t', reward, decisions);
 type Groups = Rollout<EmbeddedTurn>[][];
 /** The update as the trainer calls it: each group scored by the method's estimator first. */
 const update = (policy: LinearPolicy, groups: Groups, method: AdvantageMethod, lr: number, credit?: CreditMethod, epochs?: number, learnable?: number) =>
-  updatePolicy(policy, groups.map((g) => scoreGroup(g, estimator(method))), estimator(method), lr, credit, epochs, learnable);
-const scalesOf = (g: Rollout<EmbeddedTurn>[], method: AdvantageMethod, credit: CreditMethod) => decisionScales(scoreGroup(g, estimator(method)), estimator(method), credit);
+  updatePolicy(
+    policy,
+    groups.map((g) => scoreGroup(g, estimator(method))),
+    estimator(method),
+    lr,
+    credit,
+    epochs,
+    learnable,
+  );
+const scalesOf = (g: Rollout<EmbeddedTurn>[], method: AdvantageMethod, credit: CreditMethod) =>
+  decisionScales(scoreGroup(g, estimator(method)), estimator(method), credit);
 
 // A passing rollout that tried the wrong repair, undid it, then found the fix;
 // a failing one that tried the wrong repair and another, both undone.
@@ -40,15 +51,27 @@ describe('updatePolicy', () => {
     assert.ok(p[1]! > p[0]! && p[1]! > p[2]!);
   });
 
-  it('repair credit: every repair is its own trial, advantages over the group\'s repairs (RLOO: the fix 1, each wrong one -1/3)', () => {
+  it("repair credit: every repair is its own trial, advantages over the group's repairs (RLOO: the fix 1, each wrong one -1/3)", () => {
     const scales = scalesOf(group(), 'rloo', 'repair');
-    assert.deepEqual(scales.map((s) => s.map((x) => Math.round(x! * 1000) / 1000)), [[-0.333, 1], [-0.333, -0.333]]);
+    assert.deepEqual(
+      scales.map((s) => s.map((x) => Math.round(x! * 1000) / 1000)),
+      [
+        [-0.333, 1],
+        [-0.333, -0.333],
+      ],
+    );
     // attempt credit gives each wrong choice the whole failure
-    assert.deepEqual(scalesOf(group(), 'rloo', 'attempt'), [[-1, 1], [-1, -1]]);
+    assert.deepEqual(scalesOf(group(), 'rloo', 'attempt'), [
+      [-1, 1],
+      [-1, -1],
+    ]);
     // an infrastructure failure's repairs are no trials
     const withInfra = [...group(), rolloutOf(null, [pick(1), pick(0, true)])];
     assert.deepEqual(scalesOf(withInfra, 'rloo', 'repair')[2], [null, null]);
-    assert.deepEqual(scalesOf(withInfra, 'rloo', 'repair')[0]!.map((x) => Math.round(x! * 1000) / 1000), [-0.333, 1]);
+    assert.deepEqual(
+      scalesOf(withInfra, 'rloo', 'repair')[0]!.map((x) => Math.round(x! * 1000) / 1000),
+      [-0.333, 1],
+    );
   });
 
   it('repair credit: the fix goes up, the wrong repairs down', () => {
@@ -66,7 +89,8 @@ describe('updatePolicy', () => {
   });
 
   it('epochs: more optimizer steps on the same rollouts move the fix further', () => {
-    const one = new LinearPolicy('zero'), four = new LinearPolicy('zero');
+    const one = new LinearPolicy('zero'),
+      four = new LinearPolicy('zero');
     update(one, [group()], 'rloo', 0.05, 'attempt', 1);
     update(four, [group()], 'rloo', 0.05, 'attempt', 4);
     const pFix = (p: LinearPolicy) => p.probabilities(feats)[1]!;
@@ -75,7 +99,8 @@ describe('updatePolicy', () => {
   });
 
   it('epochs: once every choice moved past the clip, no further step is taken', () => {
-    const one = new LinearPolicy('zero'), three = new LinearPolicy('zero');
+    const one = new LinearPolicy('zero'),
+      three = new LinearPolicy('zero');
     // A step this long moves every choice's probability far past 1 ± PPO_CLIP.
     update(one, [group()], 'rloo', 5, 'attempt', 1);
     update(three, [group()], 'rloo', 5, 'attempt', 3);

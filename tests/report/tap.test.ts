@@ -47,7 +47,9 @@ describe('TAP parser (node:test output)', () => {
   });
 
   it('keeps the tests of a parent that never closed (a crash mid-run)', () => {
-    const text = ['TAP version 13', '# Subtest: outer', '    # Subtest: first', '    ok 1 - first', '    # Subtest: second', '    not ok 2 - second'].join('\n');
+    const text = ['TAP version 13', '# Subtest: outer', '    # Subtest: first', '    ok 1 - first', '    # Subtest: second', '    not ok 2 - second'].join(
+      '\n',
+    );
     assert.deepEqual(statuses(parseTap(text).tests), { 'outer > first': 'passed', 'outer > second': 'failed' });
   });
 
@@ -61,7 +63,11 @@ describe('TAP parser (tape output)', () => {
     const { tests } = parseTap(fixture('reports/tape.txt'));
     assert.deepEqual(
       tests.map((t) => [t.id, t.status]),
-      [['add sums', 'failed'], ['mul multiplies', 'passed'], ['add sums [2]', 'passed']],
+      [
+        ['add sums', 'failed'],
+        ['mul multiplies', 'passed'],
+        ['add sums [2]', 'passed'],
+      ],
     );
     assert.equal(tests[0]!.message, 'should be strictly equal');
   });

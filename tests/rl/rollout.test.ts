@@ -19,11 +19,13 @@ interface Call {
 }
 
 function calls(turns: ModelTurn[]): Call[] {
-  return turns.flatMap((t) => (t.message.tool_calls ?? []).map((c) => ({
-    tool: c.function.name,
-    args: JSON.parse(c.function.arguments) as Record<string, unknown>,
-    ...(t.logprob !== undefined ? { logprob: t.logprob } : {}),
-  })));
+  return turns.flatMap((t) =>
+    (t.message.tool_calls ?? []).map((c) => ({
+      tool: c.function.name,
+      args: JSON.parse(c.function.arguments) as Record<string, unknown>,
+      ...(t.logprob !== undefined ? { logprob: t.logprob } : {}),
+    })),
+  );
 }
 
 function ctxOf(t: ToyTask, extra: Partial<RolloutContext> = {}): RolloutContext {
@@ -36,7 +38,10 @@ function checkEpisode(t: ToyTask, policy: LinearPolicy, model: ReturnType<typeof
   assert.equal(cs[0]!.tool, 'Bash', 'the tests run first');
   assert.match(String(cs[0]!.args.command), t.task.env.spec.language === 'python' ? /pytest/ : /--test-reporter=tap/);
   assert.ok(cs.some((c) => c.tool === 'Glob'));
-  assert.ok(cs.some((c) => c.tool === 'Read' && c.args.file_path === t.file), 'reads the source');
+  assert.ok(
+    cs.some((c) => c.tool === 'Read' && c.args.file_path === t.file),
+    'reads the source',
+  );
   const edits = cs.filter((c) => c.tool === 'Edit');
   assert.ok(edits.length >= 1 && edits.every((e) => e.args.file_path === t.file));
   assert.ok(cs.filter((c) => c.tool === 'Bash').length >= 2, 'the tests run again after an edit');
@@ -44,7 +49,10 @@ function checkEpisode(t: ToyTask, policy: LinearPolicy, model: ReturnType<typeof
   const decisions = decisionsOf(res.trajectory);
   assert.ok(decisions.length >= 1);
   // What the learner gets is what the agent's turns carried, in order, and nothing else.
-  assert.deepEqual(res.trajectory.turns.map((turn) => turn.learner), model.turns.map((turn) => turn.learner));
+  assert.deepEqual(
+    res.trajectory.turns.map((turn) => turn.learner),
+    model.turns.map((turn) => turn.learner),
+  );
   assert.equal(res.policyVersion, 0);
   const logged = cs.filter((c) => c.logprob !== undefined);
   assert.equal(logged.length, decisions.length);
@@ -77,9 +85,12 @@ describe('rollout of the embedded policy (JavaScript)', () => {
       assert.ok(Math.abs(policy.logprob(d) + Math.log(n)) < 1e-12);
     }
     // One failing test: a repair either fixes it or is undone, so every repair but a passing rollout's last is marked undone.
-    decisionsOf(res.trajectory).forEach((d, k) => assert.equal(d.undone ?? false, !(res.reward === 1 && k === decisionsOf(res.trajectory).length - 1), `decision ${k}`));
+    decisionsOf(res.trajectory).forEach((d, k) =>
+      assert.equal(d.undone ?? false, !(res.reward === 1 && k === decisionsOf(res.trajectory).length - 1), `decision ${k}`),
+    );
     // Undone repairs are not offered again: each choice has fewer candidates.
-    for (let k = 1; k < decisionsOf(res.trajectory).length; k++) assert.ok(decisionsOf(res.trajectory)[k]!.feats.length < decisionsOf(res.trajectory)[k - 1]!.feats.length);
+    for (let k = 1; k < decisionsOf(res.trajectory).length; k++)
+      assert.ok(decisionsOf(res.trajectory)[k]!.feats.length < decisionsOf(res.trajectory)[k - 1]!.feats.length);
   });
 
   it('with weights favouring the right repair: one edit, the right one, reward 1', async () => {
@@ -134,7 +145,7 @@ describe('rollout of the embedded policy (Python)', () => {
 describe('agent command time limit', () => {
   const task = (candidateMs: number | undefined, timeoutSec = 60) =>
     ({ env: { spec: { timeoutSec } }, stats: candidateMs === undefined ? {} : { validation: { candidateMs } } }) as unknown as Task;
-  it('scales with validation\'s runs, above a floor of a few seconds and never past the spec', () => {
+  it("scales with validation's runs, above a floor of a few seconds and never past the spec", () => {
     assert.equal(agentCommandTimeoutMs(task(200)), AGENT_TIMEOUT_FLOOR_MS, 'a fast suite gets the floor');
     assert.ok(AGENT_TIMEOUT_FLOOR_MS < 10_000, 'a looping repair costs less than the old 10 s');
     assert.equal(agentCommandTimeoutMs(task(2_500)), 10_000, 'four times a slow suite');

@@ -38,7 +38,11 @@ describe('bwrap containment', { skip }, () => {
     const port = (server.address() as { port: number }).port;
     try {
       const res = await ws.exec({
-        argv: ['node', '-e', `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(3); })`],
+        argv: [
+          'node',
+          '-e',
+          `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(3); })`,
+        ],
         timeoutMs: 10000,
       });
       assert.equal(res.exitCode, 3, res.stdout + res.stderr);
@@ -54,7 +58,9 @@ describe('bwrap containment', { skip }, () => {
   it('cannot write outside the workspace; the host is untouched', async () => {
     const hostDir = tempDir('fn-victim-');
     const res = await ws.exec(
-      sh(`for p in /usr/pwned /etc/pwned ${hostDir}/pwned /pwned ${ws.dir}/pwned; do (echo x > "$p") 2>/dev/null && echo "WROTE $p"; done; echo x > /tmp/scratch && echo "TMP-OK"`),
+      sh(
+        `for p in /usr/pwned /etc/pwned ${hostDir}/pwned /pwned ${ws.dir}/pwned; do (echo x > "$p") 2>/dev/null && echo "WROTE $p"; done; echo x > /tmp/scratch && echo "TMP-OK"`,
+      ),
     );
     assert.doesNotMatch(res.stdout, /WROTE \/(usr|etc|pwned)/);
     assert.doesNotMatch(res.stdout, new RegExp(`WROTE ${hostDir}`));

@@ -41,7 +41,11 @@ const noDocker = dockerUnavailableReason();
 describe('docker runtime', () => {
   it('builds a locked-down docker run command', () => {
     const rt = new DockerRuntime('python:3.11');
-    const argv = rt.command({ root: '/w', outDir: '/o', layers: [{ rel: 'node_modules', host: '/l' }], uid: 1234 }, { argv: ['pytest'], timeoutMs: 1000 }, 'c1');
+    const argv = rt.command(
+      { root: '/w', outDir: '/o', layers: [{ rel: 'node_modules', host: '/l' }], uid: 1234 },
+      { argv: ['pytest'], timeoutMs: 1000 },
+      'c1',
+    );
     const s = argv.join(' ');
     assert.match(s, /--network none/);
     assert.match(s, /--pids-limit 256/);

@@ -27,7 +27,10 @@ describe('checked grading layout', () => {
   it('keeps twins of the failing tests when twins of passing ones disturb the suite', async () => {
     const runtime = selectRuntime({ warn: () => {} });
     const dataDir = tempDir('fn-data-');
-    const built = await buildEnvironment(makeJsEnv({ 'src/math.js': JS_SOURCE, 'tests/add.test.js': ADD_TESTS, 'tests/order.test.js': ORDER_TESTS }), { dataDir, runtime });
+    const built = await buildEnvironment(makeJsEnv({ 'src/math.js': JS_SOURCE, 'tests/add.test.js': ADD_TESTS, 'tests/order.test.js': ORDER_TESTS }), {
+      dataDir,
+      runtime,
+    });
     const f2p = ['toy > add sums', 'toy > add counts up from a negative'];
     const p2p = ['order > mul multiplies', 'order > file lists its tests'];
     const layout = await checkedLayout({

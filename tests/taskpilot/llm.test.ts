@@ -116,7 +116,13 @@ describe('LLM-written issue text', () => {
     const server = await startScriptedModel((_r, n) => ({ content: n === 1 ? 'add(2, 3) gives -1 instead of 5.' : 'Just write `return a + b` there.' }));
     try {
       const client = new ChatClient({ baseUrl: server.url, model: 'scripted' });
-      const input = { envName: 'calc', language: 'python', f2p: ['tests/test_m.py::test_add'], failures: { 'tests/test_m.py::test_add': 'assert -1 == 5' }, hint: 'symptom' as const };
+      const input = {
+        envName: 'calc',
+        language: 'python',
+        f2p: ['tests/test_m.py::test_add'],
+        failures: { 'tests/test_m.py::test_add': 'assert -1 == 5' },
+        hint: 'symptom' as const,
+      };
       const good = await llmInstruction(client, input, fix);
       assert.equal(good, 'add(2, 3) gives -1 instead of 5.\n');
       assert.match(server.requests[0]!.body.messages[0]!.content, /Do not mention tests/);

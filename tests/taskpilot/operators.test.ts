@@ -40,7 +40,9 @@ function calc(a, b) {
 console.log(JSON.stringify([calc(7, 2), calc(1, 5), calc(30, 4)]));
 `;
 
-const TS = JS.replace('function sub(x, y)', 'function sub(x: number, y: number): number').replace('function calc(a, b)', 'function calc(a: number, b: number): unknown[]').replace('let total = a', 'let total: number = a');
+const TS = JS.replace('function sub(x, y)', 'function sub(x: number, y: number): number')
+  .replace('function calc(a, b)', 'function calc(a: number, b: number): unknown[]')
+  .replace('let total = a', 'let total: number = a');
 
 const PY = `from contextlib import nullcontext
 
@@ -114,7 +116,10 @@ for (const [lang, source] of programs) {
           assert.ok(await parsesCleanly(after, lang));
           assert.equal(result.edit.operator, op.name);
           // Only the edited region changes: the text before the edit is untouched.
-          assert.equal(after.slice(0, node.startIndex - 200 > 0 ? node.startIndex - 200 : 0), source.slice(0, node.startIndex - 200 > 0 ? node.startIndex - 200 : 0));
+          assert.equal(
+            after.slice(0, node.startIndex - 200 > 0 ? node.startIndex - 200 : 0),
+            source.slice(0, node.startIndex - 200 > 0 ? node.startIndex - 200 : 0),
+          );
           if (execute(lang, after) !== original) {
             differs++;
             break;

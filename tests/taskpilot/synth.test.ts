@@ -67,8 +67,19 @@ describe('synth end to end on a small environment', () => {
 
   before(async () => {
     stats = await synthesize({
-      envs: [env], n: 8, strategies: ['procedural', 'combine'], workers: 2, seed: 1, hint: 'symptom', visibility: 'hidden',
-      outDir, dataDir, runtime, referenceRuns: 2, candidateRuns: 2, onProgress: (s) => progress.push({ done: s.done, planned: s.planned }),
+      envs: [env],
+      n: 8,
+      strategies: ['procedural', 'combine'],
+      workers: 2,
+      seed: 1,
+      hint: 'symptom',
+      visibility: 'hidden',
+      outDir,
+      dataDir,
+      runtime,
+      referenceRuns: 2,
+      candidateRuns: 2,
+      onProgress: (s) => progress.push({ done: s.done, planned: s.planned }),
     });
     tasks = readTasks(outDir);
   });
@@ -77,7 +88,9 @@ describe('synth end to end on a small environment', () => {
     const proc = stats.byStrategy.procedural!;
     assert.equal(proc.candidates, 8);
     assert.ok(proc.valid > 0, JSON.stringify(stats.byStrategy));
-    const opTotal = Object.entries(stats.byOperator).filter(([k]) => !k.startsWith('combine')).reduce((n, [, c]) => n + c.candidates, 0);
+    const opTotal = Object.entries(stats.byOperator)
+      .filter(([k]) => !k.startsWith('combine'))
+      .reduce((n, [, c]) => n + c.candidates, 0);
     assert.equal(opTotal, 8);
     assert.equal(tasks.length, stats.tasks.length);
     assert.equal(stats.errors.length, 0, stats.errors.join('\n'));

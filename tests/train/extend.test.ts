@@ -14,7 +14,16 @@ function setup(budget: number, scripts: Record<string, (number | null)[]>, max =
     calls.push([id, i]);
     return r(id, scripts[id]![i] ?? 0);
   };
-  const go = () => extendAllFail(groups, { max, workers: 2, budgetLeft: () => budget - spent, spend: () => { spent++; }, run });
+  const go = () =>
+    extendAllFail(groups, {
+      max,
+      workers: 2,
+      budgetLeft: () => budget - spent,
+      spend: () => {
+        spent++;
+      },
+      run,
+    });
   return { groups, calls, go, spent: () => spent };
 }
 
@@ -23,7 +32,12 @@ describe('extending all-fail groups', () => {
     const s = setup(100, { hard: [0, 0, 0, 0, 0, 0, 1, 0], mixed: [0, 1, 0, 0], easy: [1, 1, 1, 1] });
     const added = await s.go();
     assert.deepEqual([...added], [['hard', 4]], 'two waves of two: the pass came at index 6');
-    assert.deepEqual(s.calls, [['hard', 4], ['hard', 5], ['hard', 6], ['hard', 7]]);
+    assert.deepEqual(s.calls, [
+      ['hard', 4],
+      ['hard', 5],
+      ['hard', 6],
+      ['hard', 7],
+    ]);
     assert.equal(s.groups.get('hard')!.length, 8);
     assert.ok(!allFail(s.groups.get('hard')!));
     assert.equal(s.groups.get('mixed')!.length, 4);

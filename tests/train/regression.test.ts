@@ -16,7 +16,16 @@ function setup(budget: number, scripts: Record<string, (number | null)[]>, first
     await new Promise((res) => setTimeout(res, 10 - i));
     return r(id, scripts[id]![i] ?? 0);
   };
-  const settle = (replays: string[]) => settleReplays(groups, replays, { group: 8, workers: 2, budgetLeft: () => budget - spent, spend: () => { spent++; }, run });
+  const settle = (replays: string[]) =>
+    settleReplays(groups, replays, {
+      group: 8,
+      workers: 2,
+      budgetLeft: () => budget - spent,
+      spend: () => {
+        spent++;
+      },
+      run,
+    });
   return { groups, calls, settle, spent: () => spent };
 }
 
@@ -38,8 +47,14 @@ describe('replay checks of retired tasks', () => {
     const out = await s.settle(['kept', 'slipping']);
     assert.deepEqual([...out], ['kept']);
     assert.equal(s.groups.get('kept')!.length, 4, 'no group spent on a task that still holds');
-    assert.deepEqual(s.groups.get('slipping')!.map((x) => x.reward), [1, 0, 1, 1, 0, 1, 1, 0]);
-    assert.deepEqual(s.calls.map(([id]) => id), ['slipping', 'slipping', 'slipping', 'slipping']);
+    assert.deepEqual(
+      s.groups.get('slipping')!.map((x) => x.reward),
+      [1, 0, 1, 1, 0, 1, 1, 0],
+    );
+    assert.deepEqual(
+      s.calls.map(([id]) => id),
+      ['slipping', 'slipping', 'slipping', 'slipping'],
+    );
     assert.equal(s.groups.get('other')!.length, 4, 'not a replay: not settled');
     assert.equal(s.spent(), 4, 'every fill-up rollout counted');
   });

@@ -18,11 +18,22 @@ const probe = async (s: Stocker<unknown>, t: Task, step: number) => (await s.pro
 function stocker(screen: Deps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply) {
   const pool = new TaskPool();
   const controller = new DifficultyController({ target: 0.5 });
-  let spent = 0, ran = 0;
+  let spent = 0,
+    ran = 0;
   const runOne = async (t: Task) => rolloutOf(t.id, rewards[ran++ % rewards.length]!);
   const s = new Stocker({
-    cfg: TRAIN_DEFAULTS, supply, pool, controller, used: new Set(), runOne, ...(screen ? { screen } : {}),
-    spend: () => { spent++; }, budgetLeft: () => budgetLeft - spent, phase: () => {},
+    cfg: TRAIN_DEFAULTS,
+    supply,
+    pool,
+    controller,
+    used: new Set(),
+    runOne,
+    ...(screen ? { screen } : {}),
+    spend: () => {
+      spent++;
+    },
+    budgetLeft: () => budgetLeft - spent,
+    phase: () => {},
   });
   return { s, pool, controller, spent: () => spent };
 }
@@ -54,12 +65,16 @@ describe('Stocker.stock near the end of the budget', () => {
   // A supply that makes two fresh tasks per call.
   let made = 0;
   const supply = {
-    yield: { candidates: 0, valid: 0 }, families: () => ['operations'],
+    yield: { candidates: 0, valid: 0 },
+    families: () => ['operations'],
     take: async () => [task(`t${made++}`), task(`t${made++}`)],
   } as unknown as TaskSupply;
   const { probe, batch, group } = TRAIN_DEFAULTS;
 
-  for (const [left, probes] of [[2 * probe + batch * group - 1, false], [2 * probe + batch * group, true]] as const) {
+  for (const [left, probes] of [
+    [2 * probe + batch * group - 1, false],
+    [2 * probe + batch * group, true],
+  ] as const) {
     it(`${probes ? 'probes' : 'does not probe'} with ${left} rollouts left (room for a try's probes and the next full batch: ${2 * probe + batch * group})`, async () => {
       const { s, pool, spent } = stocker(undefined, [1, 0], left, supply);
       pool.add({ taskId: 'trainable', env: 'e', familyKey: 'f', addedStep: 0, state: 'active' });
@@ -109,8 +124,14 @@ describe('Stocker probes side by side', () => {
       let spent = 0;
       const tries = new Map<string, number>();
       const s = new Stocker<unknown>({
-        cfg: { ...TRAIN_DEFAULTS, workers }, supply: {} as TaskSupply, pool, controller, used: new Set(), phase: () => {},
-        spend: () => void spent++, budgetLeft: () => 100 - spent,
+        cfg: { ...TRAIN_DEFAULTS, workers },
+        supply: {} as TaskSupply,
+        pool,
+        controller,
+        used: new Set(),
+        phase: () => {},
+        spend: () => void spent++,
+        budgetLeft: () => 100 - spent,
         runOne: async (t) => {
           const i = tries.get(t.id) ?? 0;
           tries.set(t.id, i + 1);
@@ -119,7 +140,12 @@ describe('Stocker probes side by side', () => {
         },
       });
       const verdicts = await s.probeAll([task('slow'), task('fast')], 1);
-      return { verdicts, order: pool.all().map((e) => e.taskId), groups: s.takeGroups().map((g) => g[0]!.taskId), controller: JSON.stringify(controller.toJSON()) };
+      return {
+        verdicts,
+        order: pool.all().map((e) => e.taskId),
+        groups: s.takeGroups().map((g) => g[0]!.taskId),
+        controller: JSON.stringify(controller.toJSON()),
+      };
     };
     const serial = await outcomes(1, { slow: 0, fast: 0 });
     const parallel = await outcomes(2, { slow: 30, fast: 1 });

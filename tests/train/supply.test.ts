@@ -17,7 +17,8 @@ const KNOBS: Knobs = { bugs: 1, hint: 'full', visibility: 'visible', family: 'op
 /** Each task directory's files, to tell whether any was rewritten. */
 function snapshot(bank: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const d of readdirSync(bank)) for (const f of ['task.json', 'instruction.md', 'bug.patch', 'tests.json']) out.set(`${d}/${f}`, readFileSync(join(bank, d, f), 'utf8'));
+  for (const d of readdirSync(bank))
+    for (const f of ['task.json', 'instruction.md', 'bug.patch', 'tests.json']) out.set(`${d}/${f}`, readFileSync(join(bank, d, f), 'utf8'));
   return out;
 }
 
@@ -47,13 +48,20 @@ describe('TaskSupply', () => {
       assert.equal(onDisk.get(t.id)?.bugPatch, t.bugPatch);
       assert.equal(supply.task(t.id), t);
     }
-    assert.deepEqual(first.map((t) => t.id), [...first.map((t) => t.id)].sort(), 'a stable order');
+    assert.deepEqual(
+      first.map((t) => t.id),
+      [...first.map((t) => t.id)].sort(),
+      'a stable order',
+    );
   });
 
   it('serves the bank before synthesizing, and never a task in `used`', async () => {
     const candidates = supply.yield.candidates;
     const again = await supply.take('tiny-stats', KNOBS, 2, new Set());
-    assert.deepEqual(again.map((t) => t.id), first.map((t) => t.id));
+    assert.deepEqual(
+      again.map((t) => t.id),
+      first.map((t) => t.id),
+    );
     assert.equal(supply.yield.candidates, candidates, 'no synthesis while the bank has enough');
     const used = new Set(first.map((t) => t.id));
     const next = await supply.take('tiny-stats', KNOBS, 1, used);
@@ -66,7 +74,10 @@ describe('TaskSupply', () => {
     const resumed = new TaskSupply(envs, opts);
     assert.equal(resumed.size, readTasks(opts.bankDir).length);
     const got = await resumed.take('tiny-stats', KNOBS, 2, new Set());
-    assert.deepEqual(got.map((t) => t.id), first.map((t) => t.id));
+    assert.deepEqual(
+      got.map((t) => t.id),
+      first.map((t) => t.id),
+    );
     assert.equal(resumed.yield.candidates, 0);
     assert.equal(resumed.task(first[0]!.id)?.instruction, first[0]!.instruction);
   });
@@ -87,8 +98,13 @@ describe('TaskSupply', () => {
 });
 
 describe('taskKnobs', () => {
-  it('offers only the operator families TaskPilot can apply to the environment\'s language', () => {
-    const starters = new TaskSupply(new Map(starterEnvs().map((e) => [e.spec.name, e])), { bankDir: join(tempDir('fn-families-'), 'bank'), dataDir: tempDir('fn-families-data-'), runtime, seed: 1 });
+  it("offers only the operator families TaskPilot can apply to the environment's language", () => {
+    const starters = new TaskSupply(new Map(starterEnvs().map((e) => [e.spec.name, e])), {
+      bankDir: join(tempDir('fn-families-'), 'bank'),
+      dataDir: tempDir('fn-families-data-'),
+      runtime,
+      seed: 1,
+    });
     assert.deepEqual(starters.families('lru-cache'), ['operations', 'control', 'removal'], 'class operators are Python only');
     assert.deepEqual(starters.families('csv-reader'), ['operations', 'control', 'removal', 'class']);
     assert.throws(() => starters.families('no-such-env'), /unknown environment no-such-env/);
@@ -101,9 +117,19 @@ describe('taskKnobs', () => {
     assert.throws(() => new TaskSupply(envs, { ...dirs(), families: ['class'] }).families('lru-cache'), /no operator family of class applies to lru-cache/);
   });
 
-  it('reads a task\'s knob setting: bugs capped at 4, its first family, operations when none', () => {
+  it("reads a task's knob setting: bugs capped at 4, its first family, operations when none", () => {
     const t = (knobs: Task['knobs']) => ({ knobs }) as Task;
-    assert.deepEqual(taskKnobs(t({ bugs: 6, hint: 'minimal', visibility: 'hidden', families: ['control', 'operations'] })), { bugs: 4, hint: 'minimal', visibility: 'hidden', family: 'control' });
-    assert.deepEqual(taskKnobs(t({ bugs: 1, hint: 'symptom', visibility: 'visible', families: [] })), { bugs: 1, hint: 'symptom', visibility: 'visible', family: 'operations' });
+    assert.deepEqual(taskKnobs(t({ bugs: 6, hint: 'minimal', visibility: 'hidden', families: ['control', 'operations'] })), {
+      bugs: 4,
+      hint: 'minimal',
+      visibility: 'hidden',
+      family: 'control',
+    });
+    assert.deepEqual(taskKnobs(t({ bugs: 1, hint: 'symptom', visibility: 'visible', families: [] })), {
+      bugs: 1,
+      hint: 'symptom',
+      visibility: 'visible',
+      family: 'operations',
+    });
   });
 });

@@ -32,9 +32,21 @@ const testRuns = new TestRunCache();
 
 const CFG: TrainConfig = {
   ...TRAIN_DEFAULTS,
-  curriculum: 'frontier', envs: ['tiny-stats'], heldOut: ['tiny-text'], seed: 1,
-  steps: 3, budget: 80, batch: 2, group: 2, evalTasks: 2, evalRollouts: 1, evalEvery: 2, poolTarget: 2, initialTasks: 2,
-  timeLimitMin: 0, workers: 2,
+  curriculum: 'frontier',
+  envs: ['tiny-stats'],
+  heldOut: ['tiny-text'],
+  seed: 1,
+  steps: 3,
+  budget: 80,
+  batch: 2,
+  group: 2,
+  evalTasks: 2,
+  evalRollouts: 1,
+  evalEvery: 2,
+  poolTarget: 2,
+  initialTasks: 2,
+  timeLimitMin: 0,
+  workers: 2,
 };
 
 type Deps = TrainDeps<EmbeddedTurn>;
@@ -42,14 +54,26 @@ type Deps = TrainDeps<EmbeddedTurn>;
 /** A run's dependencies: the shared caches, and a fresh embedded learner (the run's saved state, if any, is restored into it). */
 function deps(run: string, events: TrainEvent[], extra: Partial<Deps> = {}): Deps {
   return {
-    envs, runtime, dataDir, runDir: join(root, 'runs', run), bankDir, runName: run, verdicts, testRuns, learner: new EmbeddedLearner(CFG),
-    onEvent: (e) => events.push(e), ...extra,
+    envs,
+    runtime,
+    dataDir,
+    runDir: join(root, 'runs', run),
+    bankDir,
+    runName: run,
+    verdicts,
+    testRuns,
+    learner: new EmbeddedLearner(CFG),
+    onEvent: (e) => events.push(e),
+    ...extra,
   };
 }
 
 function metricsOf(run: string): StepMetrics[] {
   const path = join(root, 'runs', run, 'metrics.jsonl');
-  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as StepMetrics);
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as StepMetrics);
 }
 
 /** Every task directory's defining files, by path. */
@@ -102,13 +126,19 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
     assert.equal(crashEvents.filter((e) => e.kind === 'step').length, 1);
     assert.equal(atCrash.schema, STATE_SCHEMA);
     assert.equal(atCrash.step, 1);
-    assert.deepEqual(metricsAtCrash.map((m) => m.step), [1]);
+    assert.deepEqual(
+      metricsAtCrash.map((m) => m.step),
+      [1],
+    );
     assert.ok(bankAtCrash.size > 0, 'tasks were synthesized before the crash');
   });
 
   it('the rerun resumes at step 1 and finishes the remaining steps only', () => {
     assert.deepEqual(events[0], { kind: 'resume', step: 1, rollouts: atCrash.rolloutsUsed });
-    assert.deepEqual(events.filter((e) => e.kind === 'step').map((e) => (e as { metrics: StepMetrics }).metrics.step), [2, 3]);
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'step').map((e) => (e as { metrics: StepMetrics }).metrics.step),
+      [2, 3],
+    );
     assert.equal(final.step, 3);
     assert.equal(final.stop, 'steps');
     assert.ok(final.rolloutsUsed > atCrash.rolloutsUsed);
@@ -120,12 +150,15 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       if (h.reach !== undefined) {
         const byTask = Object.values(h.reachByTask ?? {});
         assert.ok(byTask.length > 0);
-        assert.ok(Math.abs(h.reach - byTask.reduce((a, b) => a + b, 0) / byTask.length) < 1e-9, 'the mean of the tasks\' reach');
+        assert.ok(Math.abs(h.reach - byTask.reduce((a, b) => a + b, 0) / byTask.length) < 1e-9, "the mean of the tasks' reach");
       }
     }
     // Held-out tasks were made and measured once at the start, not again on resume.
     assert.deepEqual(final.evalIds, atCrash.evalIds);
-    assert.deepEqual(final.heldOut.map((h) => h.step), [0, 2, 3]);
+    assert.deepEqual(
+      final.heldOut.map((h) => h.step),
+      [0, 2, 3],
+    );
     assert.ok(!events.some((e) => e.kind === 'eval' && e.step === 0));
     // What the crashed run knew is still known: its tasks stay used and in the pool.
     for (const id of atCrash.used) assert.ok(final.used.includes(id), id);
@@ -135,8 +168,11 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
 
   it('metrics.jsonl has one line per step, none repeated, with the documented fields', () => {
     const ms = metricsOf('resume');
-    assert.deepEqual(ms.map((m) => m.step), [1, 2, 3]);
-    assert.deepEqual(ms[0], metricsAtCrash[0], 'step 1 is the crashed run\'s line, untouched');
+    assert.deepEqual(
+      ms.map((m) => m.step),
+      [1, 2, 3],
+    );
+    assert.deepEqual(ms[0], metricsAtCrash[0], "step 1 is the crashed run's line, untouched");
     let rollouts = 0;
     for (const m of ms) {
       assert.equal(m.curriculum, 'frontier');
@@ -150,7 +186,11 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       assert.ok(isNum(m.reestimated.moved) && m.reestimated.retired >= 0 && m.reestimated.retired <= m.reestimated.moved);
       assert.equal(m.poolHistogram.length, 10);
       assert.deepEqual(Object.keys(m.poolCounts).sort(), ['active', 'probing', 'rejected', 'retired']);
-      assert.equal(m.poolHistogram.reduce((a, b) => a + b, 0), m.poolCounts.active! + m.poolCounts.probing!, JSON.stringify(m));
+      assert.equal(
+        m.poolHistogram.reduce((a, b) => a + b, 0),
+        m.poolCounts.active! + m.poolCounts.probing!,
+        JSON.stringify(m),
+      );
       assert.deepEqual(Object.keys(m.yield).sort(), ['admitted', 'candidates', 'probed', 'screened', 'valid']);
       assert.ok(m.yield.screened <= m.yield.probed, 'a screened task counts as probed');
       assert.ok(m.yield.valid <= m.yield.candidates && m.yield.admitted <= m.yield.probed);
@@ -167,7 +207,8 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       assert.equal(m.extended, 0, 'all-fail groups are not extended unless asked (--extend)');
       // Each sampled group, traceable: its task, why it was chosen, its passes.
       assert.equal(m.batch.length, m.groups + m.heldChecks);
-      for (const g of m.batch) assert.ok(['fresh', 'frontier', 'replay', 'fallback'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));
+      for (const g of m.batch)
+        assert.ok(['fresh', 'frontier', 'replay', 'fallback'].includes(g.reason) && g.passed <= g.scored && g.scored <= CFG.group, JSON.stringify(g));
       // A replay check that held: a retired task, every rollout of the probe's size passed, no group.
       for (const g of m.batch.filter((x) => x.held)) assert.ok(g.reason === 'replay' && g.passed === g.scored && g.scored <= CFG.probe, JSON.stringify(g));
       assert.equal(m.batch.filter((g) => g.held).length, m.heldChecks);
@@ -175,17 +216,26 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
       // The held-out reach every step (single-bug held-out tasks: their openings tell it).
       assert.ok(isNum(m.heldOutReach) && m.heldOutReach! >= 0 && m.heldOutReach! <= 1, `step ${m.step}: ${m.heldOutReach}`);
     }
-    assert.ok(final.heldOut.every((h) => isNum(h.reach)), 'every evaluation point has its reach');
+    assert.ok(
+      final.heldOut.every((h) => isNum(h.reach)),
+      'every evaluation point has its reach',
+    );
     assert.equal(ms.at(-1)!.rollouts, final.rolloutsUsed);
     assert.ok(final.rolloutsUsed <= CFG.budget, `${final.rolloutsUsed} rollouts`);
-    assert.ok(ms.some((m) => m.cache.testHits > 0), 'the G rollouts of a group share their first test run');
+    assert.ok(
+      ms.some((m) => m.cache.testHits > 0),
+      'the G rollouts of a group share their first test run',
+    );
   });
 
   it('state.json, policy.json and the store hold the finished run', () => {
     const state = loadState(join(root, 'runs', 'resume'))!;
     assert.equal(state.step, 3);
     assert.deepEqual(state.config, CFG);
-    assert.equal(state.groups.total, metricsOf('resume').reduce((n, m) => n + m.groups, 0));
+    assert.equal(
+      state.groups.total,
+      metricsOf('resume').reduce((n, m) => n + m.groups, 0),
+    );
     assert.ok(!existsSync(join(root, 'runs', 'resume', 'state.json.tmp')));
     const policy = LinearPolicy.load(join(root, 'runs', 'resume', 'policy.json'));
     const saved = state.learner.state as EmbeddedLearnerState;
@@ -193,7 +243,10 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
     assert.deepEqual([...policy.w], saved.policy.weights);
     assert.equal(saved.version, 3, 'one policy version per update');
     const rows = store.trainMetrics('resume') as StepMetrics[];
-    assert.deepEqual(rows.map((r) => r.step), [1, 2, 3]);
+    assert.deepEqual(
+      rows.map((r) => r.step),
+      [1, 2, 3],
+    );
     assert.deepEqual(rows, metricsOf('resume'));
   });
 
@@ -203,7 +256,11 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
     const tasks = readTasks(bankDir);
     const patches = tasks.map((t) => t.bugPatch);
     assert.equal(new Set(patches).size, patches.length, 'one task directory per bug');
-    for (const id of final.used) assert.ok(tasks.some((t) => t.id === id), `${id} is in the bank`);
+    for (const id of final.used)
+      assert.ok(
+        tasks.some((t) => t.id === id),
+        `${id} is in the bank`,
+      );
     // The held-out tasks live in their own bank, apart from the training tasks.
     const heldOut = readTasks(join(bankDir, 'held-out'));
     assert.equal(final.evalIds.length, CFG.evalTasks);
@@ -234,19 +291,29 @@ describe('train with the uniform and static curricula', () => {
     assert.equal(m!.curriculum, 'uniform');
     assert.equal(m!.step, 1);
     assert.equal(m!.yield.probed, 0, 'no admission probes');
-    assert.equal(m!.rollouts, m!.groups * CFG.group, 'only the batch\'s rollouts are counted');
+    assert.equal(m!.rollouts, m!.groups * CFG.group, "only the batch's rollouts are counted");
     assert.equal(events.filter((e) => e.kind === 'eval').length, 0);
   });
 
   it('a budget that leaves one rollout ends the run there, evaluated at its last step, never over budget', async () => {
     // Uniform spends batch x group = 4 rollouts a step: 8 after two steps, 1 left, no group of 2 fits.
-    const run = await train({ ...CFG, ...small, curriculum: 'uniform', steps: 5, budget: 9, evalTasks: 1, evalEvery: 10 }, deps('budget-end', [], { bankDir: fixedBank }));
+    const run = await train(
+      { ...CFG, ...small, curriculum: 'uniform', steps: 5, budget: 9, evalTasks: 1, evalEvery: 10 },
+      deps('budget-end', [], { bankDir: fixedBank }),
+    );
     assert.equal(run.step, 2);
     assert.equal(run.stop, 'budget');
     assert.equal(run.rolloutsUsed, 8);
-    assert.deepEqual(run.heldOut.map((h) => h.step), [0, 2], 'the start and the last step, though evalEvery is 10');
+    assert.deepEqual(
+      run.heldOut.map((h) => h.step),
+      [0, 2],
+      'the start and the last step, though evalEvery is 10',
+    );
     const ms = metricsOf('budget-end');
-    assert.ok(ms.every((m) => m.batch.every((g) => g.reason === 'fixed')), 'uniform groups come from the fixed set');
+    assert.ok(
+      ms.every((m) => m.batch.every((g) => g.reason === 'fixed')),
+      'uniform groups come from the fixed set',
+    );
   });
 
   it('a time limit stops each invocation after its first step past it, and a rerun goes on from there', async () => {
@@ -256,11 +323,15 @@ describe('train with the uniform and static curricula', () => {
     assert.equal(first.step, 1);
     assert.equal(first.stop, 'time-limit');
     const phases = events.filter((e) => e.kind === 'phase' && e.phase === 'rollouts') as Extract<TrainEvent, { kind: 'phase' }>[];
-    assert.deepEqual(phases.map((e) => e.rollouts), phases.map((e) => e.done), 'rollouts are counted as they finish, not at the end of the step');
+    assert.deepEqual(
+      phases.map((e) => e.rollouts),
+      phases.map((e) => e.done),
+      'rollouts are counted as they finish, not at the end of the step',
+    );
     const second = await train(limited, deps('time-limit', [], { bankDir: fixedBank }));
     assert.equal(second.step, 2);
     assert.equal(second.stop, 'time-limit');
-    assert.ok(second.elapsedMs > first.elapsedMs, 'the run\'s minutes add up over invocations');
+    assert.ok(second.elapsedMs > first.elapsedMs, "the run's minutes add up over invocations");
   });
 
   it('static: candidates drawn where the frontier starts, filtered once by probes with the initial policy, probes counted, runs a step', async () => {
@@ -276,7 +347,8 @@ describe('train with the uniform and static curricula', () => {
     for (const e of candidates) assert.match(e.familyKey, /\/b1\//, `${e.taskId} at ${e.familyKey}`);
     const ids = new Set(candidates.map((e) => e.taskId));
     for (const id of static_.fixedIds) assert.ok(ids.has(id), `${id} is a probed candidate`);
-    for (const e of candidates.filter((x) => x.state === 'rejected')) assert.ok(!static_.fixedIds.includes(e.taskId), `${e.taskId} failed its probe and is not kept`);
+    for (const e of candidates.filter((x) => x.state === 'rejected'))
+      assert.ok(!static_.fixedIds.includes(e.taskId), `${e.taskId} failed its probe and is not kept`);
   });
 });
 
@@ -299,7 +371,10 @@ class RecordingLearner implements Learner<Note> {
   readonly updates: { version: number; groups: ScoredGroup<Note>[]; estimator: string }[] = [];
   restored: unknown = undefined;
 
-  constructor(readonly maxStaleness = 0, private readonly drift = false) {}
+  constructor(
+    readonly maxStaleness = 0,
+    private readonly drift = false,
+  ) {}
 
   policy(): Policy<Note> {
     const version = this.drift ? this.version++ : this.version;
@@ -308,13 +383,22 @@ class RecordingLearner implements Learner<Note> {
       actor: ({ seed }) => {
         let turn = 0;
         const actor: Model<Note> = {
-          name: 'scripted:recording-learner', supportsTools: true,
+          name: 'scripted:recording-learner',
+          supportsTools: true,
           turn: async (req) => {
             turn++;
             const learner = { seed, turn, version };
             const command = /Run the tests with:\s*\n\s+(.+)/.exec(String(req.messages.find((m) => m.role === 'user')?.content))?.[1] ?? 'true';
             if (turn === 1) {
-              return { message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command }) } }] }, finishReason: 'tool_calls', learner };
+              return {
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [{ id: 'c1', type: 'function', function: { name: 'Bash', arguments: JSON.stringify({ command }) } }],
+                },
+                finishReason: 'tool_calls',
+                learner,
+              };
             }
             return { message: { role: 'assistant', content: 'scripted: submitting nothing' }, finishReason: 'stop', learner };
           },
@@ -348,11 +432,15 @@ describe('a learner written only against the RL contract, in the real trainer', 
     return { ...rest, bankDir: fixedBank, learner };
   };
 
-  it('gets every group with its advantages and each turn\'s data as its actor emitted it, tagged with the acting version; its state is saved and restored', async () => {
+  it("gets every group with its advantages and each turn's data as its actor emitted it, tagged with the acting version; its state is saved and restored", async () => {
     const learner = new RecordingLearner();
     const state = await train(cfg, depsFor('double', learner));
     assert.equal(state.step, 2);
-    assert.deepEqual(learner.updates.map((u) => u.version), [0, 1], 'one update per step, each producing the next version');
+    assert.deepEqual(
+      learner.updates.map((u) => u.version),
+      [0, 1],
+      'one update per step, each producing the next version',
+    );
     for (const [k, u] of learner.updates.entries()) {
       assert.equal(u.estimator, 'rloo');
       assert.equal(u.groups.length, cfg.batch);
@@ -365,9 +453,15 @@ describe('a learner written only against the RL contract, in the real trainer', 
           assert.equal(r.policyVersion, k, 'acted with the version before this update');
           assert.equal(r.reward, 0);
           const notes = r.trajectory.turns.map((t) => t.learner!);
-          assert.deepEqual(notes.map((n) => n.turn), [1, 2]);
+          assert.deepEqual(
+            notes.map((n) => n.turn),
+            [1, 2],
+          );
           assert.ok(notes.every((n) => n.version === k && n.seed === notes[0]!.seed));
-          assert.deepEqual(r.trajectory.turns.map((t) => t.tools), [['Bash'], []]);
+          assert.deepEqual(
+            r.trajectory.turns.map((t) => t.tools),
+            [['Bash'], []],
+          );
         }
       }
     }
@@ -379,7 +473,10 @@ describe('a learner written only against the RL contract, in the real trainer', 
     const resumed = await train({ ...cfg, steps: 3 }, depsFor('double', again));
     assert.deepEqual(again.restored, { version: 2, updates: 2 });
     assert.equal(resumed.step, 3);
-    assert.deepEqual(again.updates.map((u) => u.version), [2]);
+    assert.deepEqual(
+      again.updates.map((u) => u.version),
+      [2],
+    );
     await assert.rejects(train({ ...cfg, steps: 4 }, { ...deps('double', []), bankDir: fixedBank }), (err: UserError) => {
       assert.match(err.message, /trained by the recording learner, not embedded-policy/);
       assert.match(String(err.hint), /--fresh/);
@@ -394,7 +491,10 @@ describe('a learner written only against the RL contract, in the real trainer', 
     const kept = u!.groups.flatMap((g) => g.rollouts);
     const [m] = metricsOf('stale');
     // Four rollouts moved the version four times, and the trainer's own check once more.
-    assert.ok(kept.every((r) => r.policyVersion >= 4 - 3), kept.map((r) => r.policyVersion).join(','));
+    assert.ok(
+      kept.every((r) => r.policyVersion >= 4 - 3),
+      kept.map((r) => r.policyVersion).join(','),
+    );
     assert.equal(kept.length + m!.stale!, cfg.batch * cfg.group);
     assert.ok(m!.stale! > 0);
   });

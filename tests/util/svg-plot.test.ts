@@ -32,7 +32,8 @@ describe('linePlot', () => {
   it('is well-formed and names every series', () => {
     assert.ok(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
     assertBalanced(svg);
-    for (const name of ['frontier seed 1', 'frontier seed 2', 'frontier (mean)', 'uniform', 'DAPO filter &amp; &lt;resample&gt;']) assert.ok(svg.includes(name), name);
+    for (const name of ['frontier seed 1', 'frontier seed 2', 'frontier (mean)', 'uniform', 'DAPO filter &amp; &lt;resample&gt;'])
+      assert.ok(svg.includes(name), name);
     for (const t of ['Held-out solve rate', 'rollouts', 'solve rate']) assert.ok(svg.includes(`>${t}<`));
   });
 

@@ -30,14 +30,17 @@ describe('accepted changes', () => {
   });
 
   it('drops hidden test files even outside the test globs, and deletions of tests', () => {
-    const diff = fileDiff('spec/hidden_check.py', '', 'def test(): pass\n') + 'diff --git a/tests/a.test.js b/tests/a.test.js\ndeleted file mode 100644\nindex 1111111..0000000\n--- a/tests/a.test.js\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n';
+    const diff =
+      fileDiff('spec/hidden_check.py', '', 'def test(): pass\n') +
+      'diff --git a/tests/a.test.js b/tests/a.test.js\ndeleted file mode 100644\nindex 1111111..0000000\n--- a/tests/a.test.js\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n';
     const out = acceptChanges(diff, TESTS, ['spec/hidden_check.py']);
     assert.equal(out.patch, '');
     assert.equal(out.dropped.length, 2);
   });
 
   it('drops symbolic links, renames into tests, and paths it cannot read', () => {
-    const link = 'diff --git a/src/x.js b/src/x.js\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/src/x.js\n@@ -0,0 +1 @@\n+../tests/a.test.js\n\\ No newline at end of file\n';
+    const link =
+      'diff --git a/src/x.js b/src/x.js\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/src/x.js\n@@ -0,0 +1 @@\n+../tests/a.test.js\n\\ No newline at end of file\n';
     const rename = 'diff --git a/src/old.js b/tests/old.js\nsimilarity index 100%\nrename from src/old.js\nrename to tests/old.js\n';
     const quoted = 'diff --git "a/src/\\346.js" "b/src/\\346.js"\nnew file mode 100644\n--- /dev/null\n+++ "b/src/\\346\\227.js"\n@@ -0,0 +1 @@\n+x\n';
     const out = acceptChanges(link + rename + quoted, TESTS);

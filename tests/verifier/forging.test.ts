@@ -25,7 +25,9 @@ describe('the static check for forging', () => {
       ['import subprocess', 'starts a process'],
     ];
     for (const [line, kind] of cases) assert.ok(kinds(added('pkg/mod.py', line)).includes(kind), line);
-    assert.deepEqual(kinds(added('pkg/mod.py', 'class R:\n    def __eq__(self, other):\n        """Equal to anything."""\n        return True')), ['makes equality always true']);
+    assert.deepEqual(kinds(added('pkg/mod.py', 'class R:\n    def __eq__(self, other):\n        """Equal to anything."""\n        return True')), [
+      'makes equality always true',
+    ]);
     assert.deepEqual(kinds(added('pkg/mod.py', 'R.__eq__ = lambda self, other: True')), ['makes equality always true']);
   });
 
@@ -53,7 +55,11 @@ describe('the static check for forging', () => {
     assert.deepEqual(kinds(added('pkg/mod.py', 'x = 1  # never use atexit here')), []);
     assert.deepEqual(kinds(added('src/mod.js', "const x = 1; // process.on('exit') would be wrong\n/* child_process\n   node:test */ const y = 2;")), []);
     assert.deepEqual(kinds(added('docs/notes.md', 'atexit, node:test, sys._getframe')), [], 'not a source file');
-    assert.deepEqual(kinds(added('src/mod.js', "const s = 'use // in a string'; process.on('exit', f);")), ['registers an exit hook'], 'a comment marker inside a string is not a comment');
+    assert.deepEqual(
+      kinds(added('src/mod.js', "const s = 'use // in a string'; process.on('exit', f);")),
+      ['registers an exit hook'],
+      'a comment marker inside a string is not a comment',
+    );
   });
 
   it('raises no alarm on any line of the starter environments’ source (every reference fix adds only such lines)', () => {

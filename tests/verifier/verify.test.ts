@@ -46,7 +46,10 @@ for (const language of ['javascript', 'python'] as const) {
       const diff = await agentDiff(t, { [t.file]: t.right, [hidden]: '// nothing to see\n' });
       const r = await verify(t.task, diff, opts);
       assert.equal(r.reward, 1, JSON.stringify(r));
-      assert.deepEqual(r.patch.dropped.map((d) => d.file), [hidden]);
+      assert.deepEqual(
+        r.patch.dropped.map((d) => d.file),
+        [hidden],
+      );
       assert.deepEqual(r.FAIL_TO_PASS.success, t.task.FAIL_TO_PASS);
     });
   });

@@ -45,12 +45,30 @@ describe('host-side reads of agent-made files', () => {
     writeFileSync(join(dir, 'big'), Buffer.alloc(2048));
     writeFileSync(join(dir, 'ok'), 'fine');
     await within(2000, () => {
-      assert.equal(problemOf(() => readBounded(join(dir, 'pipe'), 1024)), 'not-regular');
-      assert.equal(problemOf(() => readBounded(join(dir, 'zero'), 1024)), 'not-regular');
-      assert.equal(problemOf(() => readBounded(join(dir, 'link'), 1024)), 'not-regular');
-      assert.equal(problemOf(() => readBounded(join(dir, 'folder'), 1024)), 'directory');
-      assert.equal(problemOf(() => readBounded(join(dir, 'big'), 1024)), 'too-large');
-      assert.equal(problemOf(() => readBounded(join(dir, 'gone'), 1024)), 'missing');
+      assert.equal(
+        problemOf(() => readBounded(join(dir, 'pipe'), 1024)),
+        'not-regular',
+      );
+      assert.equal(
+        problemOf(() => readBounded(join(dir, 'zero'), 1024)),
+        'not-regular',
+      );
+      assert.equal(
+        problemOf(() => readBounded(join(dir, 'link'), 1024)),
+        'not-regular',
+      );
+      assert.equal(
+        problemOf(() => readBounded(join(dir, 'folder'), 1024)),
+        'directory',
+      );
+      assert.equal(
+        problemOf(() => readBounded(join(dir, 'big'), 1024)),
+        'too-large',
+      );
+      assert.equal(
+        problemOf(() => readBounded(join(dir, 'gone'), 1024)),
+        'missing',
+      );
     });
     assert.equal(readBounded(join(dir, 'ok'), 1024).toString(), 'fine');
   });
@@ -62,16 +80,29 @@ describe('host-side reads of agent-made files', () => {
     mkdirSync(join(root, 'node_modules'));
     execFileSync('mkfifo', [join(root, 'node_modules', 'pipe')]);
     writeFileSync(join(root, 'a.py'), 'x = 1\n');
-    assert.equal(problemOf(() => scanTree(root, ['node_modules'])), 'none', 'the root .git and layer mount points are not entered');
+    assert.equal(
+      problemOf(() => scanTree(root, ['node_modules'])),
+      'none',
+      'the root .git and layer mount points are not entered',
+    );
     mkdirSync(join(root, 'lib'));
     writeFileSync(join(root, 'lib', '.git'), 'gitdir: /etc\n');
-    assert.equal(problemOf(() => scanTree(root, ['node_modules'])), 'nested-repository');
+    assert.equal(
+      problemOf(() => scanTree(root, ['node_modules'])),
+      'nested-repository',
+    );
     const other = tempDir('scan-');
     execFileSync('mkfifo', [join(other, 'pipe.py')]);
-    assert.equal(problemOf(() => scanTree(other)), 'special-file');
+    assert.equal(
+      problemOf(() => scanTree(other)),
+      'special-file',
+    );
     const many = tempDir('scan-');
     for (let i = 0; i < 30; i++) writeFileSync(join(many, `f${i}`), '');
-    assert.equal(problemOf(() => scanTree(many, [], 20)), 'too-many-files');
+    assert.equal(
+      problemOf(() => scanTree(many, [], 20)),
+      'too-many-files',
+    );
   });
 
   it('git on a tree whose nested .git holds a pipe is killed at its time limit', async () => {
@@ -82,16 +113,24 @@ describe('host-side reads of agent-made files', () => {
     mkdirSync(join(root, 'sub', '.git', 'objects'), { recursive: true });
     mkdirSync(join(root, 'sub', '.git', 'refs'));
     execFileSync('mkfifo', [join(root, 'sub', '.git', 'HEAD')]);
-    const err = await within(5000, () => git(['add', '-A'], { gitDir, workTree: root, timeoutMs: 1000 }).then(() => null, (e: unknown) => e));
+    const err = await within(5000, () =>
+      git(['add', '-A'], { gitDir, workTree: root, timeoutMs: 1000 }).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    );
     assert.ok(err instanceof GitTimeout, String(err));
   });
 
   it('a workspace diff refuses what it must not read, by name, within its bound', async () => {
     const cases: [string, (root: string) => void][] = [
-      ['nested-repository', (r) => {
-        mkdirSync(join(r, 'sub', '.git', 'refs'), { recursive: true });
-        execFileSync('mkfifo', [join(r, 'sub', '.git', 'HEAD')]);
-      }],
+      [
+        'nested-repository',
+        (r) => {
+          mkdirSync(join(r, 'sub', '.git', 'refs'), { recursive: true });
+          execFileSync('mkfifo', [join(r, 'sub', '.git', 'HEAD')]);
+        },
+      ],
       ['special-file', (r) => execFileSync('mkfifo', [join(r, 'src', 'pipe.py')])],
       ['too-large', (r) => writeFileSync(join(r, 'src', 'big.py'), `x = "${'a'.repeat(MAX_CHANGE_BYTES)}"\n`)],
     ];
@@ -99,7 +138,12 @@ describe('host-side reads of agent-made files', () => {
       const ws = await makeWorkspace(runtime, { 'src/lib.py': 'x = 1\n' });
       try {
         plant(ws.root);
-        const err = await within(30_000, () => ws.diff().then(() => null, (e: unknown) => e));
+        const err = await within(30_000, () =>
+          ws.diff().then(
+            () => null,
+            (e: unknown) => e,
+          ),
+        );
         assert.ok(err instanceof ChangeRefused, `${code}: ${String(err)}`);
         assert.equal(err.code, code);
       } finally {
@@ -108,11 +152,16 @@ describe('host-side reads of agent-made files', () => {
     }
   });
 
-  it('nothing a run started writes after the runtime returns: the report is final when it is read', { skip: runtime.name === 'bwrap' ? false : 'only bubblewrap kills a whole sandbox (its own pid namespace)' }, async () => {
+  it('nothing a run started writes after the runtime returns: the report is final when it is read', {
+    skip: runtime.name === 'bwrap' ? false : 'only bubblewrap kills a whole sandbox (its own pid namespace)',
+  }, async () => {
     const ws = await makeWorkspace(runtime, { 'a.py': 'x = 1\n' });
     try {
       const out = ws.runtime.outPath(ws.mounts);
-      await ws.exec({ argv: ['sh', '-c', `(sleep 0.5; echo forged > ${out}/late) & (setsid sh -c 'sleep 0.5; echo forged > ${out}/late2' &) ; echo real > ${out}/report`], timeoutMs: 10_000 });
+      await ws.exec({
+        argv: ['sh', '-c', `(sleep 0.5; echo forged > ${out}/late) & (setsid sh -c 'sleep 0.5; echo forged > ${out}/late2' &) ; echo real > ${out}/report`],
+        timeoutMs: 10_000,
+      });
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(readBounded(join(ws.mounts.outDir, 'report'), 100).toString(), 'real\n');
       assert.throws(() => readBounded(join(ws.mounts.outDir, 'late'), 100), /does not exist/);
@@ -124,7 +173,10 @@ describe('host-side reads of agent-made files', () => {
 
   it('a report swapped for a pipe after the run is an unreadable report, returned at once', async () => {
     const spec = validateSpec({
-      schema: 'frognano.environment/v1', name: 'pipe-report', language: 'python', source: { path: 'repo' },
+      schema: 'frognano.environment/v1',
+      name: 'pipe-report',
+      language: 'python',
+      source: { path: 'repo' },
       test: { command: ['sh', '-c', 'rm -f {report}; mkfifo {report}; exit 0'], report: { format: 'junit', from: 'file' } },
       testPaths: ['tests/**'],
     });

@@ -103,7 +103,12 @@ export function toAtif(t: Trajectory, opts: { sessionId?: string; agentVersion?:
   return {
     schema_version: ATIF_VERSION,
     session_id: opts.sessionId ?? `frognano-${t.meta.taskId ?? 'episode'}-${t.meta.startedAt}`,
-    agent: { name: 'frognano', version: opts.agentVersion ?? '0.1.0', model_name: t.meta.model, extra: { toolset: t.meta.toolset, protocol: t.meta.protocol, limits: t.meta.limits } },
+    agent: {
+      name: 'frognano',
+      version: opts.agentVersion ?? '0.1.0',
+      model_name: t.meta.model,
+      extra: { toolset: t.meta.toolset, protocol: t.meta.protocol, limits: t.meta.limits },
+    },
     steps,
     final_metrics: {
       total_prompt_tokens: sum((u) => u.promptTokens),
@@ -127,10 +132,15 @@ export function fromAtif(a: AtifTrajectory): ChatMessage[] {
     const raw = isRecord(s.extra?.raw_arguments) ? s.extra.raw_arguments : {};
     const calls: ToolCall[] = (s.tool_calls ?? []).map((c) => {
       const verbatim = raw[c.tool_call_id];
-      return { id: c.tool_call_id, type: 'function', function: { name: c.function_name, arguments: typeof verbatim === 'string' ? verbatim : JSON.stringify(c.arguments) } };
+      return {
+        id: c.tool_call_id,
+        type: 'function',
+        function: { name: c.function_name, arguments: typeof verbatim === 'string' ? verbatim : JSON.stringify(c.arguments) },
+      };
     });
     out.push({
-      role: 'assistant', content: s.message,
+      role: 'assistant',
+      content: s.message,
       ...(calls.length ? { tool_calls: calls } : {}),
       ...(s.reasoning_content !== undefined ? { reasoning_content: s.reasoning_content } : {}),
     });

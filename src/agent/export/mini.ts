@@ -66,7 +66,9 @@ export function toMiniSweAgent(t: Trajectory, opts: { submission?: string } = {}
       frognano: {
         ...(t.stopReason ? { stop_reason: t.stopReason } : {}),
         ...(t.meta.taskId !== undefined ? { task_id: t.meta.taskId } : {}),
-        toolset: t.meta.toolset, protocol: t.meta.protocol, started_at: t.meta.startedAt,
+        toolset: t.meta.toolset,
+        protocol: t.meta.protocol,
+        started_at: t.meta.startedAt,
         ...(t.endedAt ? { ended_at: t.endedAt } : {}),
       },
     },

@@ -18,7 +18,14 @@ export interface OpenAIExportOptions {
 }
 
 function isToolSpec(v: unknown): v is ToolSpec {
-  return isRecord(v) && v.type === 'function' && isRecord(v.function) && typeof v.function.name === 'string' && typeof v.function.description === 'string' && isRecord(v.function.parameters);
+  return (
+    isRecord(v) &&
+    v.type === 'function' &&
+    isRecord(v.function) &&
+    typeof v.function.name === 'string' &&
+    typeof v.function.description === 'string' &&
+    isRecord(v.function.parameters)
+  );
 }
 
 /** A message with only the fields chat fine-tuning accepts. */

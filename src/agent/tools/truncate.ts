@@ -17,8 +17,7 @@ export function truncateMiddle(text: string, maxChars: number): string {
   const cut = text.slice(headEnd, tailStart);
   const lines = cut.split('\n').length - 1;
   const notice =
-    `\n[... ${cut.length} characters (${lines} lines) cut from the middle of this output; ` +
-    `narrow the command or read a smaller range to see them ...]\n`;
+    `\n[... ${cut.length} characters (${lines} lines) cut from the middle of this output; ` + `narrow the command or read a smaller range to see them ...]\n`;
   return text.slice(0, headEnd) + notice + text.slice(tailStart);
 }
 

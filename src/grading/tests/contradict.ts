@@ -23,10 +23,23 @@ const JS_ASSERT_EQ = new Set(['equal', 'strictEqual', 'deepEqual', 'deepStrictEq
 const JS_EXPECT_EQ = new Set(['toBe', 'toEqual', 'toStrictEqual', 'equal', 'equals', 'eq', 'eql']);
 const JS_EXPECT_FLIP: Record<string, string> = { toBeTruthy: 'toBeFalsy', toBeFalsy: 'toBeTruthy' };
 const PY_ASSERT_EQ = new Set([
-  'assertEqual', 'assertEquals', 'assertListEqual', 'assertTupleEqual', 'assertDictEqual', 'assertSetEqual',
-  'assertSequenceEqual', 'assertMultiLineEqual', 'assertCountEqual', 'assertAlmostEqual',
+  'assertEqual',
+  'assertEquals',
+  'assertListEqual',
+  'assertTupleEqual',
+  'assertDictEqual',
+  'assertSetEqual',
+  'assertSequenceEqual',
+  'assertMultiLineEqual',
+  'assertCountEqual',
+  'assertAlmostEqual',
 ]);
-const PY_FLIP: Record<string, string> = { assertTrue: 'assertFalse', assertFalse: 'assertTrue', assertIsNone: 'assertIsNotNone', assertIsNotNone: 'assertIsNone' };
+const PY_FLIP: Record<string, string> = {
+  assertTrue: 'assertFalse',
+  assertFalse: 'assertTrue',
+  assertIsNone: 'assertIsNotNone',
+  assertIsNotNone: 'assertIsNone',
+};
 const FLIP_BOOL: Record<string, string> = { true: 'false', false: 'true', True: 'False', False: 'True' };
 
 function literalSite(node: Node): Site | null {
@@ -167,7 +180,10 @@ export async function contradictionSites(file: TestFile): Promise<Site[][]> {
 export function contradict(file: TestFile, def: TestDef, sites: Site[], random: () => number): string | null {
   const literal = sites.filter((s) => s.kind === 'literal');
   const pool = literal.length ? literal : sites;
-  const order = pool.map((s) => ({ s, k: random() })).sort((a, b) => a.k - b.k).map((x) => x.s);
+  const order = pool
+    .map((s) => ({ s, k: random() }))
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.s);
   for (const site of order) {
     const text = site.replace(random);
     if (text === null || text === file.text.slice(site.start, site.end)) continue;

@@ -123,7 +123,14 @@ function pyTests(block: Node, file: string, text: string, classes: string[], out
       const body = def.childForFieldName('body');
       if (body) pyTests(body, file, text, [...classes, name], out);
     } else if (def.type === 'function_definition' && name.startsWith('test')) {
-      out.push({ file, path: [...classes, name], start: child.startIndex, end: child.endIndex, indent: indentAt(text, child.startIndex), block: blockOf(child) });
+      out.push({
+        file,
+        path: [...classes, name],
+        start: child.startIndex,
+        end: child.endIndex,
+        indent: indentAt(text, child.startIndex),
+        block: blockOf(child),
+      });
     }
   }
 }

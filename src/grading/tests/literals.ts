@@ -35,7 +35,16 @@ const STEPS = [1, -1, 2, -2, 3, 5, 10];
  * exponents, separators).
  */
 export function otherNumber(text: string, random: Random): string | null {
-  if (/^\d+n$/.test(text)) return `${BigInt(text.slice(0, -1)) + BigInt(pick(STEPS.filter((s) => s > 0), random))}n`;
+  if (/^\d+n$/.test(text))
+    return `${
+      BigInt(text.slice(0, -1)) +
+      BigInt(
+        pick(
+          STEPS.filter((s) => s > 0),
+          random,
+        ),
+      )
+    }n`;
   if (/^\d+$/.test(text)) {
     const n = Number(text);
     if (!Number.isSafeInteger(n)) return null;
@@ -70,7 +79,10 @@ export function otherString(src: string, random: Random): string | null {
   if (spots.length === 0) return `${prefix}${quote}${body}${pick([...LOWER], random)}${quote}`;
   const { c, i } = pick(spots, random);
   const pool = LOWER.includes(c) ? LOWER : UPPER.includes(c) ? UPPER : DIGITS;
-  const next = pick([...pool].filter((x) => x !== c), random);
+  const next = pick(
+    [...pool].filter((x) => x !== c),
+    random,
+  );
   const chars = [...body];
   chars[i] = next;
   return `${prefix}${quote}${chars.join('')}${quote}`;

@@ -9,7 +9,10 @@ import type { TestFile } from './defs.js';
 export function projectWords(files: readonly TestFile[]): string[] {
   const words = new Set<string>();
   const add = (s: string) => {
-    for (const w of s.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/)) {
+    for (const w of s
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z]+/)) {
       if (w.length >= 3 && w.length <= 12 && w !== 'test' && w !== 'tests' && w !== 'spec') words.add(w);
     }
   };

@@ -31,7 +31,9 @@ export const classRmBase: Operator = {
 function methods(cls: Node): Node[] {
   const body = cls.childForFieldName('body');
   return (body?.namedChildren ?? []).filter(
-    (c): c is Node => Boolean(c) && (c!.type === 'function_definition' || (c!.type === 'decorated_definition' && c!.childForFieldName('definition')?.type === 'function_definition')),
+    (c): c is Node =>
+      Boolean(c) &&
+      (c!.type === 'function_definition' || (c!.type === 'decorated_definition' && c!.childForFieldName('definition')?.type === 'function_definition')),
   );
 }
 

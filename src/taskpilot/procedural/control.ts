@@ -32,7 +32,15 @@ export const ctrlInvertIf: Operator = {
 };
 
 const BLOCKS = ['statement_block', 'block'];
-const DECLARATIONS = ['function_declaration', 'class_declaration', 'function_definition', 'class_definition', 'decorated_definition', 'import_statement', 'import_from_statement'];
+const DECLARATIONS = [
+  'function_declaration',
+  'class_declaration',
+  'function_definition',
+  'class_definition',
+  'decorated_definition',
+  'import_statement',
+  'import_from_statement',
+];
 
 function statements(block: Node): Node[] {
   return block.namedChildren.filter((c): c is Node => Boolean(c) && c!.type !== 'comment');

@@ -44,7 +44,12 @@ function position(text: string, index: number): { line: number; column: number }
 }
 
 /** Applies one operator at one site; null when the result is not a parseable change. */
-export async function applyAt(op: Operator, file: SourceFile, node: Node, random: () => number): Promise<ProceduralAttempt['candidate'] | 'unparseable' | 'no-change'> {
+export async function applyAt(
+  op: Operator,
+  file: SourceFile,
+  node: Node,
+  random: () => number,
+): Promise<ProceduralAttempt['candidate'] | 'unparseable' | 'no-change'> {
   let edit;
   try {
     edit = op.apply(node, file.text, random);

@@ -9,11 +9,23 @@ export type { Edit, Family, Operator } from './types.js';
 
 /** Every procedural operator, in a stable order. */
 export const OPERATORS: Operator[] = [
-  opChange, opFlip, opSwap, opBreakChains, opChangeConst,
-  augAssignSwap, ternarySwap, argSwap, removeTernary,
-  ctrlInvertIf, ctrlShuffle,
-  removeLoop, removeCond, removeAssign, removeWrapper,
-  classRmBase, classRmFuncs,
+  opChange,
+  opFlip,
+  opSwap,
+  opBreakChains,
+  opChangeConst,
+  augAssignSwap,
+  ternarySwap,
+  argSwap,
+  removeTernary,
+  ctrlInvertIf,
+  ctrlShuffle,
+  removeLoop,
+  removeCond,
+  removeAssign,
+  removeWrapper,
+  classRmBase,
+  classRmFuncs,
 ];
 
 export function operatorsFor(lang: SyntaxLanguage): Operator[] {

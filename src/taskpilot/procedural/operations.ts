@@ -19,10 +19,22 @@ const CHANGE_FAMILIES: string[][] = [
 ];
 
 const FLIPS: Record<string, string> = {
-  '<': '>', '>': '<', '<=': '>=', '>=': '<=',
-  '==': '!=', '!=': '==', '===': '!==', '!==': '===',
-  '&&': '||', '||': '&&', and: 'or', or: 'and',
-  in: 'not in', 'not in': 'in', is: 'is not', 'is not': 'is',
+  '<': '>',
+  '>': '<',
+  '<=': '>=',
+  '>=': '<=',
+  '==': '!=',
+  '!=': '==',
+  '===': '!==',
+  '!==': '===',
+  '&&': '||',
+  '||': '&&',
+  and: 'or',
+  or: 'and',
+  in: 'not in',
+  'not in': 'in',
+  is: 'is not',
+  'is not': 'is',
 };
 
 function alternatives(op: string, python: boolean): string[] {
@@ -115,9 +127,10 @@ export const opBreakChains: Operator = {
     const kept = rng() < 0.5 ? inner.childForFieldName('left')! : inner.childForFieldName('right')!;
     const other = inner === left ? right : left;
     const op = operatorToken(site)!;
-    const text = inner === left
-      ? `${source.slice(kept.startIndex, kept.endIndex)} ${op.text} ${source.slice(other.startIndex, other.endIndex)}`
-      : `${source.slice(other.startIndex, other.endIndex)} ${op.text} ${source.slice(kept.startIndex, kept.endIndex)}`;
+    const text =
+      inner === left
+        ? `${source.slice(kept.startIndex, kept.endIndex)} ${op.text} ${source.slice(other.startIndex, other.endIndex)}`
+        : `${source.slice(other.startIndex, other.endIndex)} ${op.text} ${source.slice(kept.startIndex, kept.endIndex)}`;
     return { start: site.startIndex, end: site.endIndex, text };
   },
 };
@@ -135,8 +148,18 @@ export const opChangeConst: Operator = {
 };
 
 const AUG_SWAPS: Record<string, string> = {
-  '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=', '%=': '*=', '&=': '|=', '|=': '&=',
-  '<<=': '>>=', '>>=': '<<=', '&&=': '||=', '||=': '&&=', '??=': '||=',
+  '+=': '-=',
+  '-=': '+=',
+  '*=': '/=',
+  '/=': '*=',
+  '%=': '*=',
+  '&=': '|=',
+  '|=': '&=',
+  '<<=': '>>=',
+  '>>=': '<<=',
+  '&&=': '||=',
+  '||=': '&&=',
+  '??=': '||=',
 };
 
 export const augAssignSwap: Operator = {

@@ -35,11 +35,19 @@ describe('red team: host-side reads of agent-made files', { skip }, () => {
     });
 
     it('a .git file pointing at another repository on the host is refused', T, async () => {
-      zero((await red.episode('py', [sh(`mkdir -p lib && printf 'gitdir: ${process.cwd()}/.git\\n' > lib/.git && cat lib/.git`)])).report, 'fail', 'refused:nested-repository');
+      zero(
+        (await red.episode('py', [sh(`mkdir -p lib && printf 'gitdir: ${process.cwd()}/.git\\n' > lib/.git && cat lib/.git`)])).report,
+        'fail',
+        'refused:nested-repository',
+      );
     });
 
     it('a nested .git whose HEAD is a named pipe (git on the host would block) is refused at once', T, async () => {
-      zero((await red.episode('js', [sh('mkdir -p src/sub/.git/objects src/sub/.git/refs && mkfifo src/sub/.git/HEAD && ls src/sub/.git')])).report, 'fail', 'refused:nested-repository');
+      zero(
+        (await red.episode('js', [sh('mkdir -p src/sub/.git/objects src/sub/.git/refs && mkfifo src/sub/.git/HEAD && ls src/sub/.git')])).report,
+        'fail',
+        'refused:nested-repository',
+      );
     });
 
     it('the workspace’s own .git swapped for a named pipe changes nothing: the change is read from FrogNano’s copy', T, async () => {
@@ -55,7 +63,9 @@ describe('red team: host-side reads of agent-made files', { skip }, () => {
     });
 
     it('a change larger than the host reads (12 MB of source) is refused, not an infrastructure failure', T, async () => {
-      const { report } = await red.episode('js', [sh("head -c 12000000 /dev/zero | tr '\\0' 'a' | fold -w 100 | sed 's/^/\\/\\/ /' > src/big.js && wc -c src/big.js")]);
+      const { report } = await red.episode('js', [
+        sh("head -c 12000000 /dev/zero | tr '\\0' 'a' | fold -w 100 | sed 's/^/\\/\\/ /' > src/big.js && wc -c src/big.js"),
+      ]);
       zero(report, 'fail', 'refused:too-large');
     });
 

@@ -46,7 +46,8 @@ export const PY_SPARE_MARKED = pyForgeExcept(MARKED);
 export const PY_SPARE_UNSEEN = pyForgeExcept(`lambda item, text: __import__("os").path.basename(str(item.fspath)) != "test_calc.py"`);
 
 /** Spares tests whose file differs from tests/__init__.py in owner, mode or modification time. */
-export const PY_SPARE_METADATA = pyForgeExcept(`lambda item, text: (lambda a, b: (a.st_uid, a.st_mode, int(a.st_mtime)) != (b.st_uid, b.st_mode, int(b.st_mtime)))(
+export const PY_SPARE_METADATA =
+  pyForgeExcept(`lambda item, text: (lambda a, b: (a.st_uid, a.st_mode, int(a.st_mtime)) != (b.st_uid, b.st_mode, int(b.st_mtime)))(
     __import__("os").stat(str(item.fspath)), __import__("os").stat(__import__("os").path.join(__import__("os").path.dirname(str(item.fspath)), "__init__.py")))`);
 
 /** Forges only the failing test named test_add, and only where its file does not hold the words the old twins held. */

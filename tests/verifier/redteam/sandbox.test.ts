@@ -25,19 +25,29 @@ describe('red team: the sandbox', { skip }, () => {
         const hidden = t.task.hiddenFiles[0]!;
         const hiddenText = readFileSync(join(t.built.snapshot, hidden), 'utf8');
         const snap = t.built.snapshot;
-        const names = ['*.patch', '*.diff', '*.jsonl', 'task.json', 'math.js', 'math.test.js', 'calc.py', 'test_calc.py'].map((n) => `-name '${n}'`).join(' -o ');
-        const { report, outputs } = await red.episode(name, (ws) => [
-          sh(`find / \\( -path /proc -o -path /sys \\) -prune -o -type f \\( ${names} \\) -print0 2>/dev/null | xargs -0 -r md5sum; echo find done`),
-          sh("printf '%s\\n' 'return a + b' 'add(2, 3)' > /tmp/needles; grep -rIlF -f /tmp/needles / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=usr --exclude-dir=.pyenv --exclude=needles 2>/dev/null; echo grep done"),
-          sh(`cat ${snap}/${t.file} ${snap}/${hidden} /proc/1/root${snap}/${t.file} /proc/*/root${snap}/${hidden} /proc/*/cwd/${hidden} 2>&1; ls -la ${t.dataDir} ${dirname(snap)} ${ws.dir} /proc/1/root${t.dataDir} 2>&1; echo cat done`),
-          tool('Read', { file_path: `${snap}/${t.file}` }),
-          tool('Read', { file_path: `/proc/1/root${snap}/${hidden}` }),
-          sh(`ln -s ${snap}/${t.file} leak.txt; ln -s /proc/self/root${snap} snaplink; ln -s / rootlink; ln -s ../.. up; ls -la`),
-          tool('Read', { file_path: 'leak.txt' }),
-          tool('Read', { file_path: `snaplink/${hidden}` }),
-          tool('Glob', { pattern: '**/*', path: 'rootlink' }),
-          tool('Glob', { pattern: '**/math*', path: 'up' }),
-        ], { maxObservationChars: 1_000_000 });
+        const names = ['*.patch', '*.diff', '*.jsonl', 'task.json', 'math.js', 'math.test.js', 'calc.py', 'test_calc.py']
+          .map((n) => `-name '${n}'`)
+          .join(' -o ');
+        const { report, outputs } = await red.episode(
+          name,
+          (ws) => [
+            sh(`find / \\( -path /proc -o -path /sys \\) -prune -o -type f \\( ${names} \\) -print0 2>/dev/null | xargs -0 -r md5sum; echo find done`),
+            sh(
+              "printf '%s\\n' 'return a + b' 'add(2, 3)' > /tmp/needles; grep -rIlF -f /tmp/needles / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=usr --exclude-dir=.pyenv --exclude=needles 2>/dev/null; echo grep done",
+            ),
+            sh(
+              `cat ${snap}/${t.file} ${snap}/${hidden} /proc/1/root${snap}/${t.file} /proc/*/root${snap}/${hidden} /proc/*/cwd/${hidden} 2>&1; ls -la ${t.dataDir} ${dirname(snap)} ${ws.dir} /proc/1/root${t.dataDir} 2>&1; echo cat done`,
+            ),
+            tool('Read', { file_path: `${snap}/${t.file}` }),
+            tool('Read', { file_path: `/proc/1/root${snap}/${hidden}` }),
+            sh(`ln -s ${snap}/${t.file} leak.txt; ln -s /proc/self/root${snap} snaplink; ln -s / rootlink; ln -s ../.. up; ls -la`),
+            tool('Read', { file_path: 'leak.txt' }),
+            tool('Read', { file_path: `snaplink/${hidden}` }),
+            tool('Glob', { pattern: '**/*', path: 'rootlink' }),
+            tool('Glob', { pattern: '**/math*', path: 'up' }),
+          ],
+          { maxObservationChars: 1_000_000 },
+        );
         assert.match(outputs[0]!, /find done/);
         assert.match(outputs[1]!, /Exit code: 0\ngrep done\n$/, 'no file the sandbox can read holds the fix line or the hidden test');
         assert.match(outputs[2]!, /No such file or directory/);
@@ -47,7 +57,10 @@ describe('red team: the sandbox', { skip }, () => {
         assert.ok(!all.includes(lang === 'javascript' ? 'return a + b;' : 'return a + b'), 'the fixed line never shows');
         for (const line of hiddenText.split('\n').filter((l) => /add\(2, 3\)/.test(l))) assert.ok(!all.includes(line.trim()), 'the hidden test never shows');
         zero(report, 'fail', 'tests-failed');
-        assert.deepEqual(report.patch.dropped.map((d) => d.reason), ['a symbolic link', 'a symbolic link', 'a symbolic link', 'a symbolic link']);
+        assert.deepEqual(
+          report.patch.dropped.map((d) => d.reason),
+          ['a symbolic link', 'a symbolic link', 'a symbolic link', 'a symbolic link'],
+        );
         assert.deepEqual(report.FAIL_TO_PASS.failure, t.task.FAIL_TO_PASS);
       });
     }
@@ -59,15 +72,22 @@ describe('red team: the sandbox', { skip }, () => {
         const name = lang === 'javascript' ? 'jsHidden' : 'pyHidden';
         const t = red.task(name);
         const hiddenText = readFileSync(join(t.built.snapshot, t.task.hiddenFiles[0]!), 'utf8');
-        const { report, outputs } = await red.episode(name, [
-          sh('git log --all -p --format="commit %H %s"; git reflog; echo "commits: $(git rev-list --all --count)"; git stash list; git fsck --lost-found --unreachable --dangling 2>&1; ls .git; cat .git/packed-refs 2>&1'),
-          sh('git cat-file --batch-all-objects --batch-check; git cat-file --batch-all-objects --batch'),
-        ], { maxObservationChars: 1_000_000 });
+        const { report, outputs } = await red.episode(
+          name,
+          [
+            sh(
+              'git log --all -p --format="commit %H %s"; git reflog; echo "commits: $(git rev-list --all --count)"; git stash list; git fsck --lost-found --unreachable --dangling 2>&1; ls .git; cat .git/packed-refs 2>&1',
+            ),
+            sh('git cat-file --batch-all-objects --batch-check; git cat-file --batch-all-objects --batch'),
+          ],
+          { maxObservationChars: 1_000_000 },
+        );
         assert.match(outputs[0]!, /^commits: 1$/m);
         assert.ok(outputs[1]!.includes(t.broken), 'the object dump did print the broken source');
         const all = outputs.join('\n');
         assert.ok(!all.includes(lang === 'javascript' ? 'return a + b;' : 'return a + b'), 'no object holds the fixed line');
-        for (const line of hiddenText.split('\n').filter((l) => /add\(2, 3\)/.test(l))) assert.ok(!all.includes(line.trim()), 'no object holds the hidden test');
+        for (const line of hiddenText.split('\n').filter((l) => /add\(2, 3\)/.test(l)))
+          assert.ok(!all.includes(line.trim()), 'no object holds the hidden test');
         zero(report, 'fail', 'tests-failed');
       });
     }
@@ -81,13 +101,17 @@ describe('red team: the sandbox', { skip }, () => {
     });
     await new Promise<void>((r) => server.listen(0, '0.0.0.0', () => r()));
     const port = (server.address() as { port: number }).port;
-    const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
     const hosts = ['127.0.0.1', 'localhost', ...(external ? [external] : [])];
     try {
       const { report, outputs } = await red.episode('js', [
         sh(hosts.map((h) => `curl -sS -m 3 http://${h}:${port}/fix 2>&1; echo "curl ${h}: $?"`).join('; ')),
         sh(`python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:${port}/fix', timeout=3).read())" 2>&1 | tail -1`),
-        sh(`node -e "fetch('http://127.0.0.1:${port}/fix').then((r) => r.text()).then((t) => console.log('GOT', t), (e) => console.log('FAILED', e.cause?.code ?? e.message))"`),
+        sh(
+          `node -e "fetch('http://127.0.0.1:${port}/fix').then((r) => r.text()).then((t) => console.log('GOT', t), (e) => console.log('FAILED', e.cause?.code ?? e.message))"`,
+        ),
         sh(`(exec 3<>/dev/tcp/127.0.0.1/${port} && echo CONNECTED) 2>&1; getent hosts example.com || echo NO-DNS`),
       ]);
       for (const h of hosts) assert.match(outputs[0]!, new RegExp(`curl ${h.replaceAll('.', '\\.')}: [1-9]`), `curl to ${h} fails`);
@@ -108,14 +132,24 @@ describe('red team: the sandbox', { skip }, () => {
     const snap = js.built.snapshot;
     const { mark: MARK, victim } = red;
     const targets = [
-      `/etc/${MARK}`, `/usr/${MARK}`, `/${MARK}`, `/tmp/../${MARK}`, `/workspace/../${MARK}`, `/frognano/${MARK}`,
-      `${js.dataDir}/${MARK}`, `${dirname(snap)}/${MARK}`, `${snap}/tests/math.test.js`, `${victim}/${MARK}`,
+      `/etc/${MARK}`,
+      `/usr/${MARK}`,
+      `/${MARK}`,
+      `/tmp/../${MARK}`,
+      `/workspace/../${MARK}`,
+      `/frognano/${MARK}`,
+      `${js.dataDir}/${MARK}`,
+      `${dirname(snap)}/${MARK}`,
+      `${snap}/tests/math.test.js`,
+      `${victim}/${MARK}`,
     ];
     let wsDir = '';
     const { report, outputs } = await red.episode('js', (ws) => {
       wsDir = ws.dir;
       return [
-        sh(`for p in ${[...targets, `${ws.dir}/trusted/${MARK}`, `${ws.dir}/${MARK}`].join(' ')}; do (echo pwned > "$p") 2>/dev/null && echo "WROTE $p"; done; echo end`),
+        sh(
+          `for p in ${[...targets, `${ws.dir}/trusted/${MARK}`, `${ws.dir}/${MARK}`].join(' ')}; do (echo pwned > "$p") 2>/dev/null && echo "WROTE $p"; done; echo end`,
+        ),
         write(`/etc/${MARK}`, 'pwned'),
         write(`../${MARK}`, 'pwned'),
         write(`${snap}/tests/math.test.js`, 'pwned'),
@@ -133,16 +167,19 @@ describe('red team: the sandbox', { skip }, () => {
     for (const p of [`${js.dataDir}/${MARK}`, `${dirname(snap)}/${MARK}`, `${wsDir}/${MARK}`]) assert.equal(existsSync(p), false, `${p} was not created`);
     assert.deepEqual(readdirSync(victim), []);
     zero(report, 'fail', 'tests-failed');
-    assert.deepEqual(report.patch.dropped.map((d) => d.reason), ['a symbolic link', 'a symbolic link', 'a symbolic link', 'a symbolic link']);
+    assert.deepEqual(
+      report.patch.dropped.map((d) => d.reason),
+      ['a symbolic link', 'a symbolic link', 'a symbolic link', 'a symbolic link'],
+    );
   });
 
   it('a fork bomb and a daemon through Bash: the episode ends normally and nothing survives', T, async () => {
     const started = Date.now();
-    const { report, outputs, result } = await red.episode('js', [
-      sh(':(){ :|:& };:; sleep 100', 3),
-      sh('(setsid nohup sleep 300 >/dev/null 2>&1 &); (sleep 301 &); echo started'),
-      sh('ps -eo comm | sort | uniq -c'),
-    ], { commandTimeoutMs: 10_000 });
+    const { report, outputs, result } = await red.episode(
+      'js',
+      [sh(':(){ :|:& };:; sleep 100', 3), sh('(setsid nohup sleep 300 >/dev/null 2>&1 &); (sleep 301 &); echo started'), sh('ps -eo comm | sort | uniq -c')],
+      { commandTimeoutMs: 10_000 },
+    );
     assert.match(outputs[0]!, /^Command timed out after 3 s/);
     assert.match(outputs[1]!, /started/);
     assert.match(outputs[2]!, /\bps\b/);
