@@ -1,31 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { heldOutLines, progressLine, RunClock, stopLine } from '../../src/cli/train-report.js';
-import { TaskPool } from '../../src/curriculum/pool.js';
-import { DifficultyController } from '../../src/curriculum/controller.js';
-import { EmbeddedLearner } from '../../src/policy/learner.js';
 import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
-import { STATE_SCHEMA, type HeldOutPoint, type RunState } from '../../src/train/state.js';
+import type { HeldOutPoint, RunState } from '../../src/train/state.js';
+import { runState } from '../helpers/run-state.js';
 
 const CFG: TrainConfig = { ...TRAIN_DEFAULTS, steps: 20, budget: 300, timeLimitMin: 11, heldOut: ['md-tokens'] };
 
 function run(fields: Partial<RunState>): RunState {
-  return {
-    schema: STATE_SCHEMA,
-    config: CFG,
-    step: 7,
-    rolloutsUsed: 180,
-    elapsedMs: 11.5 * 60_000,
-    learner: { kind: 'embedded-policy', state: new EmbeddedLearner(CFG).save() },
-    pool: new TaskPool().toJSON(),
-    controller: new DifficultyController().toJSON(),
-    used: [],
-    evalIds: [],
-    fixedIds: null,
-    heldOut: [],
-    groups: { total: 0, degenerate: 0 },
-    ...fields,
-  };
+  return runState(CFG, { step: 7, rolloutsUsed: 180, elapsedMs: 11.5 * 60_000, ...fields });
 }
 
 const tasks = Array.from({ length: 12 }, (_, i) => `t${i}`);
