@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${SAME_RUN_DIR:-$(mktemp -d -t fn-same-run-XXXXXX)}"
+mkdir -p "$out"
 flags=(--steps 3 --budget 80 --eval-tasks 4 --time-limit 0 --seed 3 "$@")
 for w in 1 2; do
   echo "train --workers $w ${flags[*]} (data in $out/w$w)" >&2
