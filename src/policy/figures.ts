@@ -76,7 +76,8 @@ export function reachOfHeldOut(
       tries.set(task.id, (tries.get(task.id) ?? 0) + 1);
       book.keep(task.id, task.fixPatch, await openingOf(task).catch(() => null));
     });
-    const byTask = Object.fromEntries(book.ids().map((id) => [id, book.reach(policy, id)!]));
+    // In the tasks' order, not the order their openings finished: the mean must not depend on timing.
+    const byTask = Object.fromEntries(tasks.filter((t) => book.has(t.id)).map((t) => [t.id, book.reach(policy, t.id)!]));
     const reaches = Object.values(byTask);
     return reaches.length ? { mean: reaches.reduce((a, b) => a + b, 0) / reaches.length, byTask } : undefined;
   };
