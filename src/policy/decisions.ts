@@ -1,7 +1,7 @@
 // What the embedded policy's learner reads from a trajectory: the repair
 // choices it made, each with every candidate's features, and which of them
 // the episode later undid. Turns carry them (EmbeddedTurn); nothing else does.
-import type { Rollout, Trajectory, Turn } from '../rl/contract.js';
+import type { Trajectory, Turn } from '../rl/contract.js';
 import type { Decision } from './linear.js';
 import type { Sparse } from './features.js';
 
@@ -33,9 +33,6 @@ export function decisionsOf(t: Trajectory<EmbeddedTurn>): Decision[] {
   cache.set(t, out);
   return out;
 }
-
-/** The rollout's decisions (see decisionsOf). */
-export const rolloutDecisions = (r: Rollout<EmbeddedTurn>): Decision[] => decisionsOf(r.trajectory);
 
 /** A trajectory made of these decisions, one turn each (tests and offline benchmarks). */
 export function trajectoryOf(decisions: readonly Decision[], stopReason: Trajectory<EmbeddedTurn>['stopReason'] = 'submitted'): Trajectory<EmbeddedTurn> {

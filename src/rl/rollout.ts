@@ -90,6 +90,21 @@ export async function work<D>(
   }
 }
 
+/** A rollout that failed for the infrastructure: reward null, never scored, with the turns it got to. */
+function infraFailure<D>(task: Task, version: number, o: { turns: Turn<D>[]; steps: number; ms: number; verifyMs: number; reason: string }): Rollout<D> {
+  return {
+    taskId: task.id,
+    policyVersion: version,
+    cached: false,
+    trajectory: { turns: o.turns, stopReason: 'infra-error' },
+    reward: null,
+    steps: o.steps,
+    ms: o.ms,
+    verifyMs: o.verifyMs,
+    reason: o.reason,
+  };
+}
+
 /** The actor's attempt at the task, graded; `version` is the policy version it acts for. */
 export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContext, version: number): Promise<Rollout<D>> {
   const t0 = performance.now();
@@ -101,15 +116,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   try {
     ({ change, stopReason, steps, turns } = await work(task, actor, ctx));
   } catch (err) {
-    return {
-      ...base,
-      trajectory: { turns: [], stopReason: 'infra-error' },
-      reward: null,
-      steps: 0,
-      ms: performance.now() - t0,
-      verifyMs: 0,
-      reason: errorMessage(err),
-    };
+    return infraFailure(task, version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) });
   }
   const trajectory = { turns, stopReason };
   const v0 = performance.now();
@@ -121,15 +128,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
     try {
       report = await verify(task, change, ctx);
     } catch (err) {
-      const failed: Rollout<D> = {
-        ...base,
-        trajectory: { turns, stopReason: 'infra-error' },
-        reward: null,
-        steps,
-        ms: performance.now() - t0,
-        verifyMs: performance.now() - v0,
-      };
-      return { ...failed, reason: errorMessage(err) };
+      return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: errorMessage(err) });
     }
     if (report.reward !== null) ctx.verdicts?.set(key, report);
   }
@@ -164,17 +163,7 @@ export async function rolloutWithRetry<D>(
     try {
       actor = await newActor(attempt);
     } catch (err) {
-      res = {
-        taskId: task.id,
-        trajectory: { turns: [], stopReason: 'infra-error' },
-        reward: null,
-        policyVersion: version,
-        steps: 0,
-        ms: performance.now() - t0,
-        verifyMs: 0,
-        cached: false,
-        reason: `model: ${errorMessage(err)}`,
-      };
+      res = infraFailure(task, version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: `model: ${errorMessage(err)}` });
       continue;
     }
     try {
