@@ -54,6 +54,8 @@ export interface AgentResult<D = unknown> {
   turns: LearnerTurn<D>[];
   /** The model's error message, for 'model-error'. */
   error?: string;
+  /** What the model threw, for 'model-error' (an InfraError makes the rollout an infrastructure failure). */
+  cause?: unknown;
 }
 
 /** The actions of one reply, or why the episode ends with it. */
@@ -107,9 +109,9 @@ export async function runAgent<D>(opts: AgentOptions<D>): Promise<AgentResult<D>
   const context = new ContextMeter(traj.messages, specs);
   let steps = 0;
   const turns: LearnerTurn<D>[] = [];
-  const stop = (stopReason: StopReason, error?: string): AgentResult<D> => {
+  const stop = (stopReason: StopReason, error?: string, cause?: unknown): AgentResult<D> => {
     emit({ type: 'end', stopReason, endedAt: new Date().toISOString(), ...(error !== undefined ? { error } : {}) });
-    return { stopReason, steps, trajectory: traj, turns, ...(error !== undefined ? { error } : {}) };
+    return { stopReason, steps, trajectory: traj, turns, ...(error !== undefined ? { error, cause } : {}) };
   };
 
   emit({ type: 'start', schema: traj.schema, meta: traj.meta });
@@ -133,7 +135,7 @@ export async function runAgent<D>(opts: AgentOptions<D>): Promise<AgentResult<D>
         );
       } catch (err) {
         const cut = clock.interrupted();
-        return cut ? stop(cut) : stop('model-error', err instanceof Error ? err.message : String(err));
+        return cut ? stop(cut) : stop('model-error', err instanceof Error ? err.message : String(err), err);
       }
       const calls = native ? nativeCalls(turn.message, steps) : undefined;
       turns.push({ tools: (calls ?? []).map((c) => c.function.name), ...(turn.learner !== undefined ? { learner: turn.learner } : {}) });

@@ -10,6 +10,7 @@ import { ENV_HELP, envCommand } from './env.js';
 import { EVAL_HELP, evalCommand } from './eval.js';
 import { SOLVE_HELP, solveCommand } from './solve.js';
 import { TRAIN_HELP, trainCommand } from './train.js';
+import { TINKER_DEV_HELP, tinkerDevCommand } from './tinker-dev.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
 import { CommandLineError, parseCommandLine, type ParsedArgs } from './options.js';
@@ -24,7 +25,9 @@ Commands:
   task list | validate | export | import   stored tasks (frognano task --help)
   eval                      run a model on tasks, report pass@1 / pass@k (frognano eval --help)
   solve                     run the agent on your own repository, print the diff (frognano solve --help)
-  train                     online RL of the embedded policy at the frontier of learnability (frognano train --help)
+  train                     online RL at the frontier of learnability: the embedded policy, or a
+                            language model through the Tinker API (frognano train --help)
+  tinker-dev                a Tinker-compatible dev server with a tiny token model (frognano tinker-dev --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -34,7 +37,16 @@ Global options:
   -h, --help        this help
   -v, --version     the version`;
 
-const USAGE: Record<string, string> = { help: HELP, env: ENV_HELP, synth: SYNTH_HELP, task: TASK_HELP, eval: EVAL_HELP, solve: SOLVE_HELP, train: TRAIN_HELP };
+const USAGE: Record<string, string> = {
+  help: HELP,
+  env: ENV_HELP,
+  synth: SYNTH_HELP,
+  task: TASK_HELP,
+  eval: EVAL_HELP,
+  solve: SOLVE_HELP,
+  train: TRAIN_HELP,
+  'tinker-dev': TINKER_DEV_HELP,
+};
 
 /** A usage error as every command prints it: what was wrong, how to fix it, and the command's usage line. */
 function usageError(command: string | undefined, err: UserError, sub?: string): string {
@@ -92,6 +104,8 @@ export async function main(argv: string[], io = { out: console.log, err: console
         return await solveCommand(ctx);
       case 'train':
         return await trainCommand(ctx);
+      case 'tinker-dev':
+        return await tinkerDevCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

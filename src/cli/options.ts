@@ -33,8 +33,13 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
       'run curriculum envs held-out families steps budget batch group track extend advantage credit lr epochs learn workers seed target eval-tasks eval-every time-limit',
       str,
     ),
+    ...names(
+      'learner model tokenizer tinker-url tinker-api-key-env lora-rank loss max-tokens context temperature thinking sampler vllm-url vllm-model max-staleness init-weights',
+      str,
+    ),
     fresh: bool,
   },
+  'tinker-dev': names('tokenizer port host base-model checkpoints session-timeout seed', str),
 };
 
 export interface ParsedArgs {

@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
-import { CURRICULA, LEARNED_WEIGHTS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
+import { CURRICULA, LEARNED_WEIGHTS, LEARNERS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES } from '../curriculum/knobs.js';
 import { ADVANTAGE_METHODS } from '../rl/advantages.js';
 import { applicableFamilies } from '../train/supply.js';
 import { EmbeddedLearner } from '../policy/learner.js';
 import { loadState } from '../train/state.js';
 import { train } from '../train/trainer.js';
+import type { Learner } from '../rl/contract.js';
+import { LM_HELP, lmConfig, tinkerLearner } from './lm.js';
 import { CREDIT_METHODS } from '../policy/update.js';
 import { intFlag, numberFlag, stringFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
@@ -33,6 +35,8 @@ before, during and after training. Killed, or stopped by its time limit, and
 rerun with the same --run, it resumes after the last finished step (--steps,
 --budget and --time-limit may change then; other settings may not).
 
+  --learner L          embedded (the embedded policy, default) or tinker (a language model
+                       trained through the Tinker API; its options below)
   --run NAME           run name; state under <data-dir>/runs/NAME (default "default")
   --fresh              discard that run's state and start over
   --curriculum C       frontier (default), uniform (random valid tasks), static (filtered once)
@@ -65,7 +69,9 @@ rerun with the same --run, it resumes after the last finished step (--steps,
   --eval-tasks N       held-out tasks per held-out environment (default ${D.evalTasks})
   --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
   --time-limit MIN     stop after the step that passes MIN minutes of this invocation; rerun
-                       to continue (default ${D.timeLimitMin}; 0 = none)`;
+                       to continue (default ${D.timeLimitMin}; 0 = none)
+
+${LM_HELP}`;
 
 function list(v: unknown, fallback: string[]): string[] {
   return v === undefined
@@ -77,6 +83,8 @@ function list(v: unknown, fallback: string[]): string[] {
 }
 
 export function trainConfig(f: CliContext['flags']): TrainConfig {
+  const learner = stringFlag(f, 'learner') ?? D.learner;
+  if (!isOneOf(LEARNERS, learner)) throw new UserError(`unknown --learner "${learner}"`, `use ${LEARNERS.join(' or ')}`);
   const curriculum = stringFlag(f, 'curriculum') ?? D.curriculum;
   if (!isOneOf(CURRICULA, curriculum)) throw new UserError(`unknown curriculum "${curriculum}"`, `use one of ${CURRICULA.join(', ')}`);
   const advantage = stringFlag(f, 'advantage') ?? D.advantage;
@@ -94,6 +102,8 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
     throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   const cfg: TrainConfig = {
     ...D,
+    learner,
+    ...(learner === 'tinker' ? { lm: lmConfig(f) } : {}),
     curriculum,
     advantage,
     credit,
@@ -161,6 +171,12 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const lastHeld = prior?.heldOut.at(-1);
     const shown: Shown = { reward: '-', held: lastHeld ? heldOutRate(lastHeld) : '-', rollouts: prior?.rolloutsUsed ?? 0 };
     const clock = new RunClock(cfg, prior?.elapsedMs ?? 0, prior?.rolloutsUsed ?? 0, prior?.step ?? 0);
+    const log = (line: string) => {
+      progress.done();
+      ctx.err(line);
+    };
+    const learner: Learner<unknown> =
+      cfg.learner === 'tinker' ? tinkerLearner(cfg.lm!, f, { name: runName, seed: cfg.seed, log }) : (new EmbeddedLearner(cfg) as Learner<unknown>);
     const state = await train(cfg, {
       envs,
       runtime,
@@ -169,7 +185,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       bankDir: join(runDir, 'tasks'),
       runName,
       store,
-      learner: new EmbeddedLearner(cfg),
+      learner,
       onEvent: (e) => {
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
         if (e.kind === 'eval') {
@@ -186,8 +202,13 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
           progress.done();
           // An evaluated step's reach was printed with its solve rate just before.
           const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
+          const lm = m.learner;
+          const tokens =
+            lm?.sampledTokens !== undefined
+              ? `, ${lm.tokens} tokens (${lm.sampledTokens} sampled, ${lm.meanResponseTokens!.toFixed(0)} per rollout), truncated ${rate(lm.truncated!, lm.rollouts!)}`
+              : '';
           ctx.err(
-            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
+            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}${tokens}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
           );
         }
         if (e.kind === 'phase') {
@@ -197,6 +218,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       },
     });
     progress.done();
+    learner.close?.();
     const first = state.heldOut[0];
     const final = state.heldOut.at(-1);
     const share = state.groups.total ? 1 - state.groups.degenerate / state.groups.total : 0;

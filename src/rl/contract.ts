@@ -20,6 +20,8 @@ export interface TokenTurn {
   logprobs: number[];
   /** 1 where a sampled token is trained on, 0 where it is not (aligned with sampledTokens). */
   lossMask: number[];
+  /** The sampler weights that produced the tokens (a sampler checkpoint's path or a model name). */
+  weights: string;
 }
 
 /**
@@ -94,6 +96,8 @@ export interface UpdateResult {
   version: number;
   /** Norm of the first gradient step (0: nothing to learn from). */
   gradNorm: number;
+  /** The learner's own figures for the step (a language model's tokens, response length, truncation share), kept in the step's metrics. */
+  metrics?: Record<string, number>;
 }
 
 /**
@@ -114,6 +118,8 @@ export interface Learner<D> {
   /** Throws, saying why, for a state this learner cannot continue from. */
   restore(state: unknown): void;
   exportTo?(runDir: string): void;
+  /** Releases what the learner holds (a remote session's heartbeats). */
+  close?(): void;
   /** Optional estimates of the policy's own pass rates, which sharpen the frontier curriculum (see PolicyFigures). */
   figures?(ctx: FigureContext): PolicyFigures<D>;
 }

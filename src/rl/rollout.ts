@@ -18,7 +18,7 @@ import { ChangeRefused } from '../workspace/scan.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Actor, Rollout, Turn } from './contract.js';
-import { errorMessage } from '../util/errors.js';
+import { errorMessage, InfraError } from '../util/errors.js';
 import type { TestRunCache } from './test-cache.js';
 
 export interface RolloutContext {
@@ -61,7 +61,7 @@ export async function work<D>(
   task: Task,
   model: Model<D>,
   ctx: RolloutContext,
-): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[] }> {
+): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[]; infra?: string }> {
   const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
   try {
     const res = await runAgent({
@@ -84,7 +84,8 @@ export async function work<D>(
       if (err instanceof ChangeRefused) return { refused: { code: err.code, message: err.message } };
       throw err;
     });
-    return { change, stopReason: res.stopReason, steps: res.steps, turns: res.turns };
+    const infra = res.cause instanceof InfraError ? res.cause.message : undefined;
+    return { change, stopReason: res.stopReason, steps: res.steps, turns: res.turns, ...(infra !== undefined ? { infra } : {}) };
   } finally {
     ws.dispose();
   }
@@ -113,11 +114,14 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   let stopReason: StopReason;
   let steps: number;
   let turns: Turn<D>[];
+  let infra: string | undefined;
   try {
-    ({ change, stopReason, steps, turns } = await work(task, actor, ctx));
+    ({ change, stopReason, steps, turns, infra } = await work(task, actor, ctx));
   } catch (err) {
     return infraFailure(task, version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) });
   }
+  // The model side failed for the infrastructure (its sampler's fault, not its work): never graded, never trained on.
+  if (infra !== undefined) return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: 0, reason: `model: ${infra}` });
   const trajectory = { turns, stopReason };
   const v0 = performance.now();
   const accepted = typeof change === 'string' ? acceptChanges(change, task.env.spec.testPaths, task.hiddenFiles).patch : `refused:${change.refused.code}`;

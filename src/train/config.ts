@@ -6,6 +6,10 @@ import type { TrackedTasks } from '../policy/replay.js';
 import type { CreditMethod } from '../policy/update.js';
 import type { AdvantageMethod } from '../rl/advantages.js';
 import type { RunConfig } from '../rl/contract.js';
+import type { LmConfig } from '../lm/config.js';
+
+export const LEARNERS = ['embedded', 'tinker'] as const;
+export type LearnerKind = (typeof LEARNERS)[number];
 
 /**
  * Tasks a step takes when `left` rollouts of the budget remain: the batch,
@@ -21,6 +25,9 @@ export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];
 
 /** The loop's settings (RunConfig), the curriculum's and the embedded learner's. */
 export interface TrainConfig extends RunConfig {
+  /** What learns: the embedded policy, or a language model through the Tinker API (settings in `lm`). */
+  learner: LearnerKind;
+  lm?: LmConfig;
   curriculum: CurriculumName;
   /** Environments trained on. */
   envs: string[];
@@ -58,6 +65,7 @@ export const DEFAULT_TRAIN_ENVS = ['durations', 'lru-cache', 'semver-ranges'];
 export const DEFAULT_HELD_OUT = ['md-tokens'];
 
 export const TRAIN_DEFAULTS: TrainConfig = {
+  learner: 'embedded',
   curriculum: 'frontier',
   envs: DEFAULT_TRAIN_ENVS,
   heldOut: DEFAULT_HELD_OUT,

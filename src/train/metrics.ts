@@ -38,6 +38,10 @@ export interface StepMetrics extends CoreStepMetrics {
   heldOutReach?: number;
   /** Rollouts dropped for acting with a policy version older than the learner allows (absent: none). */
   stale?: number;
+  /** Share of the step's graded rollouts (probes included) the verifier judged tampering. */
+  tamperingShare: number;
+  /** The learner's own figures (UpdateResult.metrics), e.g. a language model's tokens per step. */
+  learner?: Record<string, number>;
   ms: { synthesis: number; probe: number; rollouts: number; update: number; eval: number };
   cache: { testHits: number; testMisses: number };
 }

@@ -34,6 +34,7 @@ export class Step<D> {
   private probeGroups: Group<D>[] = [];
   private trained: ScoredGroup<D>[] = [];
   private stale = 0;
+  private learnerFigures: Record<string, number> | undefined;
   private gradNorm = 0;
   private reestimated = { moved: 0, retired: 0 };
   private heldOut: SolveRate | undefined;
@@ -178,7 +179,9 @@ export class Step<D> {
   async update(): Promise<void> {
     const t0 = performance.now();
     this.run.deps.onGroups?.(this.n, this.trained);
-    this.gradNorm = (await this.run.learner.update(this.trained, this.run.estimator)).gradNorm;
+    const res = await this.run.learner.update(this.trained, this.run.estimator);
+    this.gradNorm = res.gradNorm;
+    this.learnerFigures = res.metrics;
     const ids = new Set(this.trained.map((g) => g.taskId).filter((id) => id !== ''));
     this.reestimated = this.run.figures?.follow(this.run.pool, ids) ?? { moved: 0, retired: 0 };
     this.ms.update = performance.now() - t0;
@@ -214,7 +217,9 @@ export class Step<D> {
     const sampled = this.groupIds.map((id) => this.results.get(id)!);
     const { meanReward, infraFailures } = batchStats([...this.results.values()]);
     const nonDegenerate = nonDegenerateCount(sampled);
-    const tampering = [...this.results.values(), ...this.probeGroups].flat().filter((r) => r.verdict === 'tampering').length;
+    const graded = [...this.results.values(), ...this.probeGroups].flat();
+    const tampering = graded.filter((r) => r.verdict === 'tampering').length;
+    const scored = graded.filter((r) => r.reward !== null).length;
     state.tampering = (state.tampering ?? 0) + tampering;
     state.groups.total += this.groupIds.length;
     state.groups.degenerate += this.groupIds.length - nonDegenerate;
@@ -236,6 +241,7 @@ export class Step<D> {
       reestimated: this.reestimated,
       infraFailures,
       tampering,
+      tamperingShare: scored ? tampering / scored : 0,
       poolHistogram: pool.histogram(),
       poolCounts: pool.counts(),
       yield: { ...this.stocker.yield },
@@ -244,6 +250,7 @@ export class Step<D> {
       ...(this.reach !== undefined ? { heldOutReach: this.reach.mean } : {}),
       gradNorm: this.gradNorm,
       ...(this.stale ? { stale: this.stale } : {}),
+      ...(this.learnerFigures ? { learner: this.learnerFigures } : {}),
       ms: {
         synthesis: Math.round(this.ms.synthesis),
         probe: Math.round(this.ms.probe),

@@ -18,3 +18,15 @@ export function errnoCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
   return typeof err.code === 'string' ? err.code : undefined;
 }
+
+/**
+ * A failure of the infrastructure around a model (a sampler that lost its
+ * logprobs, a server that stayed down), not of the model's work: a rollout
+ * that meets one is never scored (rl/rollout.ts).
+ */
+export class InfraError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InfraError';
+  }
+}

@@ -1,0 +1,161 @@
+// A language model trained through the Tinker API: the second learner behind
+// the RL contract. The engine (SkyRL's Tinker server, the hosted service or
+// `frognano tinker-dev`) holds the weights and does forward_backward and
+// optim_step; this side builds datums from token trajectories with the
+// advantages the trainer computed, takes one optimizer step per training step,
+// saves a resumable checkpoint and syncs the sampler, whose weights name
+// tags every rollout.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Learner, Policy, ScoredGroup, TokenTurn, UpdateResult } from '../rl/contract.js';
+import type { Sampler } from '../sampler/types.js';
+import type { TinkerClient } from '../tinker/client.js';
+import type { AdamParams, LossFn, LossFnConfig } from '../tinker/types.js';
+import type { ChatCodec } from '../tokens/codec.js';
+import { isRecord } from '../util/guards.js';
+import { LmActor } from './actor.js';
+import { groupDatums, tokenFigures } from './datums.js';
+
+export interface TinkerLearnerOptions {
+  client: TinkerClient;
+  /** The base model as the server names it. */
+  baseModel: string;
+  codec: ChatCodec;
+  loraRank: number;
+  loss: LossFn;
+  lossConfig?: LossFnConfig;
+  adam: AdamParams;
+  /** Sampled tokens per turn, and prompt plus sampled tokens per episode, at most. */
+  maxTokens: number;
+  contextTokens: number;
+  temperature: number;
+  maxStaleness: number;
+  /** Names the run's checkpoints on the server. */
+  runName: string;
+  seed: number;
+  /** Weights to start from (a `tinker://` path saved earlier, e.g. after supervised warm-up); the optimizer starts fresh. */
+  initWeights?: string;
+  /** A sampler for the weights the server just saved for sampling (default: Tinker's own asample). */
+  samplerFor: (saved: { path: string | null; samplingSessionId?: string }) => Promise<Sampler> | Sampler;
+  log?: (line: string) => void;
+}
+
+/** What a resumed run needs: the last checkpoint (weights and optimizer) on the server and the version it is. */
+export interface TinkerLearnerState {
+  baseModel: string;
+  loraRank: number;
+  version: number;
+  checkpoint?: string;
+  samplerWeights?: string;
+}
+
+function isTinkerLearnerState(v: unknown): v is TinkerLearnerState {
+  return isRecord(v) && typeof v.baseModel === 'string' && typeof v.loraRank === 'number' && typeof v.version === 'number';
+}
+
+export class TinkerLearner implements Learner<TokenTurn> {
+  readonly kind = 'tinker';
+  readonly maxStaleness: number;
+  private version = 0;
+  private checkpoint: string | undefined;
+  private modelId: string | undefined;
+  private sampler: Sampler | undefined;
+  private starting: Promise<void> | undefined;
+
+  constructor(private readonly opts: TinkerLearnerOptions) {
+    this.maxStaleness = opts.maxStaleness;
+  }
+
+  /** Session, model (from the checkpoint of a resumed run, else from initWeights or the base) and a first sampler. Once. */
+  private ready(): Promise<void> {
+    this.starting ??= (async () => {
+      const { client, baseModel, loraRank, seed } = this.opts;
+      await client.createSession(['frognano', this.opts.runName]);
+      this.modelId = await client.createModel({ baseModel, loraRank, seed });
+      const from = this.checkpoint ?? this.opts.initWeights;
+      if (from) {
+        await client.loadWeights(this.modelId, from, this.checkpoint !== undefined);
+        this.opts.log?.(`loaded ${from}${this.checkpoint ? ' (weights and optimizer)' : ''}`);
+      }
+      await this.syncSampler();
+    })();
+    return this.starting;
+  }
+
+  private async syncSampler(): Promise<void> {
+    const saved = await this.opts.client.saveWeightsForSampler(this.modelId!);
+    this.sampler = await this.opts.samplerFor(saved);
+  }
+
+  policy(): Policy<TokenTurn> {
+    const version = this.version;
+    return {
+      version,
+      actor: async ({ seed, greedy }) => {
+        await this.ready();
+        const { codec, maxTokens, contextTokens, temperature } = this.opts;
+        return new LmActor({
+          codec,
+          sampler: this.sampler!,
+          maxTokens,
+          contextTokens,
+          temperature: greedy ? 0 : temperature,
+          seed,
+          name: `${this.opts.baseModel}@v${version}`,
+        });
+      },
+    };
+  }
+
+  // The advantages come computed in the groups (the trainer ran the estimator); the engine only needs them per token.
+  async update(groups: ScoredGroup<TokenTurn>[]): Promise<UpdateResult> {
+    await this.ready();
+    const { client, loss, lossConfig, adam } = this.opts;
+    const datums = groupDatums(groups);
+    const figures = { ...tokenFigures(groups), datums: datums.length };
+    if (datums.length === 0) return { version: this.version, gradNorm: 0, metrics: figures };
+    const fb = await client.forwardBackward(this.modelId!, datums, loss, lossConfig);
+    const step = await client.optimStep(this.modelId!, adam);
+    this.version += 1;
+    this.checkpoint = await client.saveWeights(this.modelId!, `${this.opts.runName}-v${this.version}`);
+    await this.syncSampler();
+    const loss0 = fb.metrics['loss:sum'];
+    // SkyRL names it skyrl.ai/grad_norm; other engines grad_norm or grad_norm:mean.
+    const gradNorm = Object.entries(step.metrics ?? {}).find(([k]) => /(^|\/)grad_norm(:mean)?$/.test(k))?.[1];
+    return {
+      version: this.version,
+      gradNorm: typeof gradNorm === 'number' ? gradNorm : 0,
+      metrics: { ...figures, ...(typeof loss0 === 'number' ? { loss: loss0 } : {}) },
+    };
+  }
+
+  save(): TinkerLearnerState {
+    return {
+      baseModel: this.opts.baseModel,
+      loraRank: this.opts.loraRank,
+      version: this.version,
+      ...(this.checkpoint ? { checkpoint: this.checkpoint } : {}),
+      ...(this.sampler ? { samplerWeights: this.sampler.weights } : {}),
+    };
+  }
+
+  restore(state: unknown): void {
+    if (!isTinkerLearnerState(state)) throw new Error('the saved learner state is not a Tinker learner state');
+    if (state.baseModel !== this.opts.baseModel || state.loraRank !== this.opts.loraRank) {
+      throw new Error(`the run trained ${state.baseModel} with LoRA rank ${state.loraRank}, not ${this.opts.baseModel} with rank ${this.opts.loraRank}`);
+    }
+    if (this.starting) throw new Error('restore must come before the learner starts');
+    this.version = state.version;
+    this.checkpoint = state.checkpoint;
+  }
+
+  /** Where the trained weights are: the server's checkpoint path, and what to do with it (docs/language-models.md). */
+  exportTo(runDir: string): void {
+    const out = { ...this.save(), how: 'download the checkpoint from the Tinker server and merge the LoRA: docs/language-models.md' };
+    writeFileSync(join(runDir, 'lm-checkpoint.json'), `${JSON.stringify(out, null, 2)}\n`);
+  }
+
+  close(): void {
+    this.opts.client.close();
+  }
+}
