@@ -20,7 +20,7 @@ export const LM_HELP = `Language-model learner (--learner tinker; docs/language-
   --tinker-api-key-env NAME  environment variable holding the API key (default TINKER_API_KEY)
   --lora-rank R        LoRA rank (default ${LM_DEFAULTS.loraRank})
   --loss L             ${LM_LOSSES.join(', ')} (default ${LM_DEFAULTS.loss})
-  --lr X               Adam learning rate (default ${LM_DEFAULTS.lr})
+  --lr X               here: Adam's learning rate (default ${LM_DEFAULTS.lr})
   --max-tokens N       sampled tokens per turn (default ${LM_DEFAULTS.maxTokens})
   --context N          prompt and sampled tokens per episode (default ${LM_DEFAULTS.contextTokens})
   --temperature T      sampling temperature (default ${LM_DEFAULTS.temperature}; evaluation is greedy)

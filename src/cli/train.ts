@@ -28,12 +28,13 @@ import type { CliContext } from './context.js';
 const D = TRAIN_DEFAULTS;
 export const TRAIN_HELP = `Usage: frognano train [options]
 
-Train the embedded policy with RL on tasks TaskPilot synthesizes online at
-the frontier of learnability (pass rate between 0 and 1, aimed at --target).
-Held-out environments are never trained on; their solve rate is measured
-before, during and after training. Killed, or stopped by its time limit, and
-rerun with the same --run, it resumes after the last finished step (--steps,
---budget and --time-limit may change then; other settings may not).
+Train the embedded policy (or, with --learner tinker, a language model) with
+RL on tasks TaskPilot synthesizes online at the frontier of learnability
+(pass rate between 0 and 1, aimed at --target). Held-out environments are
+never trained on; their solve rate is measured before, during and after
+training. Killed, or stopped by its time limit, and rerun with the same
+--run, it resumes after the last finished step (--steps, --budget and
+--time-limit may change then; other settings may not).
 
   --learner L          embedded (the embedded policy, default) or tinker (a language model
                        trained through the Tinker API; its options below)
@@ -239,7 +240,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       heldReplayChecks: state.groups.heldChecks ?? 0,
       tampering: state.tampering ?? 0,
       minutes: state.elapsedMs / 60000,
-      checkpoint: join(runDir, 'policy.json'),
+      checkpoint: join(runDir, cfg.learner === 'tinker' ? 'lm-checkpoint.json' : 'policy.json'),
       metrics: join(runDir, 'metrics.jsonl'),
     };
     if (f.json) ctx.out(JSON.stringify(summary, null, 2));

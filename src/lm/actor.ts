@@ -39,7 +39,8 @@ export class LmActor implements Model<TokenTurn> {
     const tools = req.tools ?? [];
     const prompt = this.transcript.prompt(req.messages, tools);
     const room = this.opts.contextTokens - prompt.length;
-    if (room <= 0) throw new Error(`the episode's ${prompt.length} prompt tokens fill the context of ${this.opts.contextTokens}`);
+    // A full context ends the episode as a truncation (the harness's turn-token-limit), graded on what was done; nothing is sampled or trained.
+    if (room <= 0) return { message: { role: 'assistant', content: '' }, finishReason: 'length', usage: { promptTokens: prompt.length, completionTokens: 0 } };
     const maxTokens = Math.min(this.opts.maxTokens, req.maxTokens ?? Infinity, room);
     let sample;
     try {
