@@ -3,6 +3,7 @@
 // exponential backoff on network errors, 429 and 5xx, and extra request
 // fields passed through (e.g. chat-template flags for thinking models).
 import { isOneOf, isRecord } from '../util/guards.js';
+import { sleep } from '../util/sleep.js';
 
 export interface ChatMessage {
   role: (typeof CHAT_ROLES)[number];
@@ -63,18 +64,6 @@ export class ChatError extends Error {
     super(message);
     this.name = 'ChatError';
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** The reply message typed; fields servers add (e.g. `reasoning`) ride along for the caller to read. */

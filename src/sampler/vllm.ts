@@ -25,6 +25,7 @@ import { errorMessage } from '../util/errors.js';
 import { isRecord } from '../util/guards.js';
 import { checkSample, SamplerFault } from './check.js';
 import type { Sample, SampleRequest, Sampler } from './types.js';
+import { sleep } from '../util/sleep.js';
 
 export interface VllmSamplerOptions {
   /** The server's root (`http://host:8000`); a trailing `/v1` is tolerated. */
@@ -39,18 +40,6 @@ export interface VllmSamplerOptions {
 }
 
 const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x) && x >= 0);
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** vLLM's error text: `{error: {message}}` (newer) or `{message}` (older), else the raw body. */
 function serverMessage(text: string): string {

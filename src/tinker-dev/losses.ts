@@ -9,6 +9,7 @@
 //   skyrl/tinker/api.py                 the loss_fn_config keys each loss accepts
 import type { Datum, LossFn, LossFnConfig } from '../tinker/types.js';
 import { isToken } from './features.js';
+import { LOSS_FN_CONFIG_KEYS } from '../tinker/wire.js';
 
 export interface LossInputs {
   /** log p(target) under the model being trained. */
@@ -46,18 +47,8 @@ const LOG_RATIO_CLAMP = 20;
 // gspo clamps the log of the token importance weight from above at 10 (ppo_utils.gspo_policy_loss).
 const GSPO_LOG_RATIO_MAX = 10;
 
-const ALLOWED_KEYS: Record<LossFn, readonly string[]> = {
-  cross_entropy: [],
-  importance_sampling: [],
-  ppo: ['clip_low_threshold', 'clip_high_threshold', 'value_clip'],
-  gspo: ['clip_low_threshold', 'clip_high_threshold'],
-  cispo: ['clip_low_threshold', 'clip_high_threshold'],
-  ppo_critic: ['value_clip'],
-  dppo: ['delta_low', 'delta_high'],
-};
-
 function settings(name: LossFn, config: LossFnConfig | undefined): (key: string, fallback: number) => number {
-  const allowed = ALLOWED_KEYS[name];
+  const allowed = LOSS_FN_CONFIG_KEYS[name];
   for (const [key, value] of Object.entries(config ?? {})) {
     if (!allowed.includes(key)) {
       throw new Error(`loss_fn_config key '${key}' is not accepted by loss_fn '${name}' (accepted: ${allowed.join(', ') || 'none'})`);
@@ -95,7 +86,7 @@ function perToken(inputs: LossInputs, rule: (i: number) => [loss: number, dLogpr
  * ppo_critic (no value head here), unknown names and unaccepted config keys.
  */
 export function resolveLoss(name: LossFn, config: LossFnConfig | undefined): ResolvedLoss {
-  if (!(name in ALLOWED_KEYS)) throw new Error(`unknown loss_fn '${String(name)}'`);
+  if (!(name in LOSS_FN_CONFIG_KEYS)) throw new Error(`unknown loss_fn '${String(name)}'`);
   const get = settings(name, config);
   const rl = (compute: (inputs: LossInputs) => LossResult): ResolvedLoss => ({ name, needsSamplingInputs: true, compute });
   switch (name) {

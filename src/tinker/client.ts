@@ -128,31 +128,32 @@ export class TinkerClient {
 
   /** Sends forward_backward (in order after the model's earlier requests) and returns its future. */
   submitForwardBackward(modelId: string, data: Datum[], lossFn: LossFn, lossFnConfig?: LossFnConfig) {
-    const input: ModelPassInput = { data, loss_fn: lossFn, loss_fn_config: lossFnConfig };
-    return this.submit(
-      modelId,
-      'forward_backward',
-      (seq_id) => ({ model_id: modelId, forward_backward_input: input, seq_id }) satisfies z.input<typeof W.ForwardBackwardRequestSchema>,
-      W.ForwardBackwardOutputSchema,
-    );
+    return this.submitPass(modelId, 'forward_backward', { data, loss_fn: lossFn, loss_fn_config: lossFnConfig });
   }
 
   async forwardBackward(modelId: string, data: Datum[], lossFn: LossFn, lossFnConfig?: LossFnConfig) {
     return (await this.submitForwardBackward(modelId, data, lossFn, lossFnConfig)).result();
   }
 
+  /** forward: the same input as forward_backward, no gradients kept. */
   submitForward(modelId: string, data: Datum[], lossFn: LossFn, lossFnConfig?: LossFnConfig) {
-    const input: ModelPassInput = { data, loss_fn: lossFn, loss_fn_config: lossFnConfig };
-    return this.submit(
-      modelId,
-      'forward',
-      (seq_id) => ({ model_id: modelId, forward_input: input, seq_id }) satisfies z.input<typeof W.ForwardRequestSchema>,
-      W.ForwardBackwardOutputSchema,
-    );
+    return this.submitPass(modelId, 'forward', { data, loss_fn: lossFn, loss_fn_config: lossFnConfig });
   }
 
   async forward(modelId: string, data: Datum[], lossFn: LossFn, lossFnConfig?: LossFnConfig) {
     return (await this.submitForward(modelId, data, lossFn, lossFnConfig)).result();
+  }
+
+  private submitPass(modelId: string, endpoint: 'forward' | 'forward_backward', input: ModelPassInput) {
+    return this.submit(
+      modelId,
+      endpoint,
+      (seq_id) =>
+        endpoint === 'forward'
+          ? ({ model_id: modelId, forward_input: input, seq_id } satisfies z.input<typeof W.ForwardRequestSchema>)
+          : ({ model_id: modelId, forward_backward_input: input, seq_id } satisfies z.input<typeof W.ForwardBackwardRequestSchema>),
+      W.ForwardBackwardOutputSchema,
+    );
   }
 
   submitOptimStep(modelId: string, adam: AdamParams) {
