@@ -19,7 +19,8 @@ export const LM_HELP = `Language-model learner (--learner tinker; docs/language-
   --tinker-url URL     the Tinker server: SkyRL's, the hosted service, or frognano tinker-dev
   --tinker-api-key-env NAME  environment variable holding the API key (default TINKER_API_KEY)
   --lora-rank R        LoRA rank (default ${LM_DEFAULTS.loraRank})
-  --loss L             ${LM_LOSSES.join(', ')} (default ${LM_DEFAULTS.loss})
+  --loss L             ${LM_LOSSES.join(', ')} (default ${LM_DEFAULTS.loss}, the one SkyRL
+                       validates; dppo needs SkyRL's fsdp or megatron backend)
   --lr X               here: Adam's learning rate (default ${LM_DEFAULTS.lr})
   --max-tokens N       sampled tokens per turn (default ${LM_DEFAULTS.maxTokens})
   --context N          prompt and sampled tokens per episode (default ${LM_DEFAULTS.contextTokens})
@@ -65,6 +66,13 @@ export function lmConfig(f: CliContext['flags']): LmConfig {
   };
 }
 
+/** Where sampling finds the weights just saved; never the base model, whose rollouts would be trained as the policy's. */
+function samplerSource(saved: { path: string | null; samplingSessionId?: string }): { samplingSessionId: string } | { modelPath: string } {
+  if (saved.samplingSessionId) return { samplingSessionId: saved.samplingSessionId };
+  if (saved.path) return { modelPath: saved.path };
+  throw new Error('save_weights_for_sampler returned neither a sampling session nor a path');
+}
+
 /** The Tinker learner for a run; where the server is and its key are not settings of the run (they may change on resume). */
 export function tinkerLearner(lm: LmConfig, f: CliContext['flags'], run: { name: string; seed: number; log: (line: string) => void }): TinkerLearner {
   const url = stringFlag(f, 'tinker-url');
@@ -74,7 +82,11 @@ export function tinkerLearner(lm: LmConfig, f: CliContext['flags'], run: { name:
   const client = new TinkerClient({ baseUrl: url, ...(apiKey ? { apiKey } : {}), log: run.log });
   const codec = ChatCodec.load(lm.tokenizer, lm.thinking !== undefined ? { thinking: lm.thinking } : {});
   const vllmUrl = stringFlag(f, 'vllm-url');
+  const vllmModel = stringFlag(f, 'vllm-model');
   if (lm.sampler === 'vllm' && !vllmUrl) throw new UserError('--sampler vllm needs --vllm-url');
+  // The name the engine's vLLM serves the trained weights under is the engine's (SkyRL's LoRA sync: skyrl-lora, unverified): never guessed.
+  if (lm.sampler === 'vllm' && !vllmModel)
+    throw new UserError('--sampler vllm needs --vllm-model', "the model name the engine's vLLM serves the trained weights under (SkyRL with LoRA: skyrl-lora)");
   return new TinkerLearner({
     client,
     baseModel: lm.baseModel,
@@ -90,12 +102,7 @@ export function tinkerLearner(lm: LmConfig, f: CliContext['flags'], run: { name:
     seed: run.seed,
     ...(lm.initWeights ? { initWeights: lm.initWeights } : {}),
     samplerFor: (saved) =>
-      lm.sampler === 'vllm'
-        ? new VllmSampler({ baseUrl: vllmUrl!, model: stringFlag(f, 'vllm-model') ?? lm.baseModel })
-        : new TinkerSampler(
-            client,
-            saved.samplingSessionId ? { samplingSessionId: saved.samplingSessionId } : saved.path ? { modelPath: saved.path } : { baseModel: lm.baseModel },
-          ),
+      lm.sampler === 'vllm' ? new VllmSampler({ baseUrl: vllmUrl!, model: vllmModel! }) : new TinkerSampler(client, samplerSource(saved)),
     log: run.log,
   });
 }

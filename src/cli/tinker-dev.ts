@@ -48,13 +48,15 @@ export async function tinkerDevCommand(ctx: CliContext): Promise<number> {
     checkpointDir: stringFlag(f, 'checkpoints') ?? join(home, 'checkpoints'),
     log: ctx.err,
   });
-  ctx.out(`tinker-dev: serving base model "${baseModel}" (vocabulary of ${tokenizer.vocabSize} from ${tokenizerDir}) at ${server.url}`);
-  ctx.out(`train against it: frognano train --learner tinker --model ${baseModel} --tokenizer ${tokenizerDir} --tinker-url ${server.url}`);
-  await new Promise<void>((resolve) => {
+  // Listen for the stop signals before saying where it serves: whoever reads that line may stop it at once.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  ctx.out(`tinker-dev: serving base model "${baseModel}" (vocabulary of ${tokenizer.vocabSize} from ${tokenizerDir}) at ${server.url}`);
+  ctx.out(`train against it: frognano train --learner tinker --model ${baseModel} --tokenizer ${tokenizerDir} --tinker-url ${server.url}`);
+  await stopped;
   await server.close();
   return 0;
 }

@@ -6,6 +6,7 @@
 // which makes the rollout an infrastructure failure (never trained on).
 import type { Model, ModelTurn, TurnRequest } from '../model/types.js';
 import type { TokenTurn } from '../rl/contract.js';
+import { checkSample } from '../sampler/check.js';
 import type { Sampler } from '../sampler/types.js';
 import type { ChatCodec } from '../tokens/codec.js';
 import { TokenTranscript } from '../tokens/transcript.js';
@@ -49,14 +50,16 @@ export class LmActor implements Model<TokenTurn> {
         maxTokens,
         temperature: this.opts.temperature,
         stop: [codec.format.endOfTurnId],
-        seed: (this.opts.seed * 1009 + this.turns) >>> 0,
+        // Below 2^31: SkyRL draws its own seeds there, and its JAX sampler holds them as int32.
+        seed: (this.opts.seed * 1009 + this.turns) % 2 ** 31,
         ...(req.signal ? { signal: req.signal } : {}),
       });
     } catch (err) {
       if (err instanceof InfraError || req.signal?.aborted) throw err;
       throw new InfraError(`sampler ${sampler.weights}: ${errorMessage(err)}`, { cause: err });
     }
-    const turn = this.transcript.append(sample);
+    // Samplers check their samples; checked again here so a custom or wrapped sampler cannot slip zero-filled logprobs into training.
+    const turn = this.transcript.append(checkSample(sample));
     const message = codec.parse(turn.sampledTokens, tools, this.turns++);
     return {
       message,

@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import type { Learner, Policy, ScoredGroup, TokenTurn, UpdateResult } from '../rl/contract.js';
 import type { Sampler } from '../sampler/types.js';
 import type { TinkerClient } from '../tinker/client.js';
+import { TinkerApiError } from '../tinker/http.js';
+import type { ForwardBackwardResult } from '../tinker/wire.js';
 import type { AdamParams, LossFn, LossFnConfig } from '../tinker/types.js';
 import type { ChatCodec } from '../tokens/codec.js';
+import { errorMessage } from '../util/errors.js';
 import { isRecord } from '../util/guards.js';
 import { LmActor } from './actor.js';
 import { groupDatums, tokenFigures } from './datums.js';
@@ -53,6 +56,20 @@ function isTinkerLearnerState(v: unknown): v is TinkerLearnerState {
   return isRecord(v) && typeof v.baseModel === 'string' && typeof v.loraRank === 'number' && typeof v.version === 'number';
 }
 
+/** A checkpoint name the server accepts (SkyRL: [A-Za-z0-9_-], at most 255 characters) from any run name. */
+export function checkpointName(run: string, version: number): string {
+  const suffix = `-v${version}`;
+  return `${run.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 255 - suffix.length)}${suffix}`;
+}
+
+/** The step's summed loss under whatever name the engine reports it (hosted Tinker, SkyRL FSDP), else the sum of the per-token losses (SkyRL JAX). */
+export function lossOf(fb: ForwardBackwardResult): number | undefined {
+  const named = fb.metrics['loss:sum'] ?? fb.metrics['total_loss:sum'] ?? fb.metrics['pg_loss:sum'];
+  if (named !== undefined) return named;
+  const parts = fb.loss_fn_outputs.map((o) => o.elementwise_loss?.data);
+  return parts.every((d) => d !== undefined) && parts.length ? parts.flat().reduce((a, b) => a + b, 0) : undefined;
+}
+
 export class TinkerLearner implements Learner<TokenTurn> {
   readonly kind = 'tinker';
   readonly maxStaleness: number;
@@ -74,12 +91,30 @@ export class TinkerLearner implements Learner<TokenTurn> {
       this.modelId = await client.createModel({ baseModel, loraRank, seed });
       const from = this.checkpoint ?? this.opts.initWeights;
       if (from) {
-        await client.loadWeights(this.modelId, from, this.checkpoint !== undefined);
+        try {
+          await client.loadWeights(this.modelId, from, this.checkpoint !== undefined);
+        } catch (err) {
+          // SkyRL allows load_weights only as a model's first request, so a retried load is refused: load once more into a fresh model.
+          this.opts.log?.(`loading ${from} failed (${errorMessage(err)}); once more into a fresh model`);
+          this.modelId = await client.createModel({ baseModel, loraRank, seed });
+          await client.loadWeights(this.modelId, from, this.checkpoint !== undefined);
+        }
         this.opts.log?.(`loaded ${from}${this.checkpoint ? ' (weights and optimizer)' : ''}`);
       }
       await this.syncSampler();
     })();
     return this.starting;
+  }
+
+  /** save_weights under a name no earlier step used: a 409 can only mean a retry whose first attempt saved it (SkyRL does not de-duplicate saves). */
+  private async saveCheckpoint(name: string): Promise<string> {
+    try {
+      return await this.opts.client.saveWeights(this.modelId!, name);
+    } catch (err) {
+      if (!(err instanceof TinkerApiError) || err.status !== 409) throw err;
+      this.opts.log?.(`${err.message}; taking the checkpoint the first attempt saved`);
+      return `tinker://${this.modelId!}/weights/${name}`;
+    }
   }
 
   private async syncSampler(): Promise<void> {
@@ -117,15 +152,15 @@ export class TinkerLearner implements Learner<TokenTurn> {
     const fb = await client.forwardBackward(this.modelId!, datums, loss, lossConfig);
     const step = await client.optimStep(this.modelId!, adam);
     this.version += 1;
-    this.checkpoint = await client.saveWeights(this.modelId!, `${this.opts.runName}-v${this.version}`);
+    this.checkpoint = await this.saveCheckpoint(checkpointName(this.opts.runName, this.version));
     await this.syncSampler();
-    const loss0 = fb.metrics['loss:sum'];
+    const loss0 = lossOf(fb);
     // SkyRL names it skyrl.ai/grad_norm; other engines grad_norm or grad_norm:mean.
     const gradNorm = Object.entries(step.metrics ?? {}).find(([k]) => /(^|\/)grad_norm(:mean)?$/.test(k))?.[1];
     return {
       version: this.version,
       gradNorm: typeof gradNorm === 'number' ? gradNorm : 0,
-      metrics: { ...figures, ...(typeof loss0 === 'number' ? { loss: loss0 } : {}) },
+      metrics: { ...figures, ...(loss0 !== undefined ? { loss: loss0 } : {}) },
     };
   }
 

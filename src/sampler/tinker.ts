@@ -3,6 +3,7 @@
 // sampling session, or a saved sampler checkpoint's path). Transport errors
 // that outlast the client's retries are infrastructure failures.
 import type { TinkerClient } from '../tinker/client.js';
+import { TinkerApiError } from '../tinker/http.js';
 import { errorMessage } from '../util/errors.js';
 import { checkSample, SamplerFault } from './check.js';
 import type { Sample, SampleRequest, Sampler } from './types.js';
@@ -30,7 +31,8 @@ export class TinkerSampler implements Sampler {
         ...(this.source.samplingSessionId ? { baseModel: undefined, modelPath: undefined } : {}),
       });
     } catch (err) {
-      throw new SamplerFault('unreachable', `tinker asample failed: ${errorMessage(err)}`);
+      const shape = err instanceof TinkerApiError && err.kind === 'shape';
+      throw new SamplerFault(shape ? 'bad-response' : 'unreachable', `tinker asample failed: ${errorMessage(err)}`);
     }
     const seq = out.sequences[0];
     if (!seq) throw new SamplerFault('bad-response', 'tinker asample returned no sequence');

@@ -95,7 +95,8 @@ export class TinyModel implements DevModel {
       for (const l of result.elementwise) total += l;
       outputs.push({ logprobs: tensor(logprobs), elementwise_loss: tensor(result.elementwise) });
     }
-    return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs, metrics: { 'loss:sum': total } };
+    // The name SkyRL's FSDP backend reports (JAX reports none; hosted Tinker says loss:sum): lm/learner.ts reads any of them.
+    return { loss_fn_output_type: 'scalar', loss_fn_outputs: outputs, metrics: { 'total_loss:sum': total } };
   }
 
   optimStep(adam: AdamParams): Record<string, number> {

@@ -65,7 +65,8 @@ export type StopReason = 'stop' | 'length';
 
 export interface SampledSequence {
   tokens: number[];
-  logprobs: number[] | null;
+  /** null entries: NaN on the server (pydantic writes NaN as null). */
+  logprobs: (number | null)[] | null;
   stop_reason: StopReason;
 }
 

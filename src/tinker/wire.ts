@@ -217,23 +217,41 @@ export const CreateModelOutputSchema = z.object({
   }),
 });
 export const UnloadModelOutputSchema = z.object({ model_id: z.string(), status: z.string(), type: z.string().default('unload_model') });
+// Pydantic writes NaN and infinities as null: read back as NaN, so a diverging step says so instead of failing the shape check.
+const numberOrNaN = () =>
+  z
+    .number()
+    .nullable()
+    .transform((x) => x ?? Number.NaN);
+const OutputTensorSchema = z.object({ data: z.array(numberOrNaN()), dtype: z.string().nullish(), shape: z.array(int()).nullish() });
+
 // Backends differ in what each output holds: logprobs and elementwise_loss (JAX), only logprobs (forward), values (critic), or nothing.
 export const ForwardBackwardOutputSchema = z.object({
   loss_fn_output_type: z.string(),
   loss_fn_outputs: z.array(
-    z.object({ logprobs: TensorDataSchema.optional(), elementwise_loss: TensorDataSchema.optional(), values: TensorDataSchema.optional() }),
+    z.object({ logprobs: OutputTensorSchema.optional(), elementwise_loss: OutputTensorSchema.optional(), values: OutputTensorSchema.optional() }),
   ),
   // SkyRL types this as a bare dict; keep the numbers.
   metrics: z
     .record(z.string(), z.unknown())
     .transform((m) => Object.fromEntries(Object.entries(m).filter((e): e is [string, number] => typeof e[1] === 'number'))),
 });
-export const OptimStepOutputSchema = z.object({ metrics: z.record(z.string(), z.number()).nullish() });
+export const OptimStepOutputSchema = z.object({ metrics: z.record(z.string(), numberOrNaN()).nullish() });
 export const SaveWeightsForSamplerOutputSchema = z.object({ path: z.string().nullish(), type: z.string(), sampling_session_id: z.string().nullish() });
 export const SaveWeightsOutputSchema = z.object({ path: z.string(), type: z.string() });
 export const LoadWeightsOutputSchema = z.object({ type: z.string() });
 export const SampleOutputSchema = z.object({
-  sequences: z.array(z.object({ stop_reason: z.enum(['length', 'stop']), tokens: z.array(int()), logprobs: z.array(z.number()) })),
+  // A null logprob (NaN on the server) or none at all reaches checkSample, which makes the rollout an infrastructure failure.
+  sequences: z.array(
+    z.object({
+      stop_reason: z.enum(['length', 'stop']),
+      tokens: z.array(int()),
+      logprobs: z
+        .array(z.number().nullable())
+        .nullish()
+        .transform((x) => x ?? null),
+    }),
+  ),
   prompt_logprobs: z.array(z.number().nullable()).nullish(),
   topk_prompt_logprobs: z.array(z.array(z.tuple([int(), z.number()])).nullable()).nullish(),
 });

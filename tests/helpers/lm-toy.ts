@@ -86,7 +86,7 @@ export async function warmUp(
   let loss = NaN;
   for (let i = 0; i < o.steps; i++) {
     const out = await client.forwardBackward(model, data, 'cross_entropy');
-    loss = out.metrics['loss:sum'] ?? NaN;
+    loss = out.metrics['total_loss:sum'] ?? NaN;
     await client.optimStep(model, { learning_rate: o.lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weight_decay: 0 });
   }
   const path = await client.saveWeights(model, 'warm');

@@ -27,7 +27,10 @@ const SEQUENCE = [10, 11, 12, 20, 21, EOT, 30, 31, 40, 41];
 const TARGET_WEIGHTS = [0, 0, 1, 1, 0, 0, 0, 1, 1];
 const TARGET_LOGPROBS = [0, 0, -0.1, -0.2, 0, 0, 0, -0.3, -0.4];
 
-function rollout(turns: (TokenTurn | undefined)[], o: { reward?: number | null; stopReason?: Trajectory<TokenTurn>['stopReason']; taskId?: string } = {}): Rollout<TokenTurn> {
+function rollout(
+  turns: (TokenTurn | undefined)[],
+  o: { reward?: number | null; stopReason?: Trajectory<TokenTurn>['stopReason']; taskId?: string } = {},
+): Rollout<TokenTurn> {
   return {
     taskId: o.taskId ?? 'task-a',
     trajectory: { turns: turns.map((t) => (t ? { tools: ['Write'], learner: t } : { tools: [] })), stopReason: o.stopReason ?? 'submitted' },
@@ -64,7 +67,10 @@ describe('episodeTokens', () => {
   it('refuses a history whose sampled tokens are not where their prompt ended (re-tokenized)', () => {
     // Turn 1 sampled [20 21 EOT]; the history turn 2 was prompted with holds them re-tokenized as [22 EOT].
     const retokenized = turn([10, 11, 12, 22, EOT, 30, 31], [40, 41], [-0.3, -0.4]);
-    assert.throws(() => episodeTokens(rollout([T1, retokenized], { taskId: 'task-r' })), /rollout of task-r: a turn's sampled tokens are not where its prompt ends/);
+    assert.throws(
+      () => episodeTokens(rollout([T1, retokenized], { taskId: 'task-r' })),
+      /rollout of task-r: a turn's sampled tokens are not where its prompt ends/,
+    );
     // A turn whose sampled tokens run past the end of the final sequence.
     const shorter = turn([10, 11], [20], [-0.1]);
     assert.throws(() => episodeTokens(rollout([T1, shorter])), /not where its prompt ends/);
