@@ -1,9 +1,11 @@
 // What each training step reports (metrics.jsonl, the store, the progress
 // line): the contract's core figures and the curriculum's.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { SampleReason } from '../curriculum/pool.js';
 import { isSuccess } from '../curriculum/probe.js';
 import { isDegenerate } from '../rl/advantages.js';
 import type { CoreStepMetrics, Group } from '../rl/contract.js';
+import { isRecord } from '../util/guards.js';
 
 /** Why a group's task was in the batch: the frontier sampler's reason, the fixed set of uniform / static, or the fallback when nothing was admitted yet. */
 export type GroupReason = SampleReason | 'fixed' | 'fallback';
@@ -66,4 +68,25 @@ export function batchEntry(taskId: string, reason: GroupReason, rs: Group, figur
     ...(figure !== null ? { figure } : {}),
     ...(heldCheck ? { held: true } : {}),
   };
+}
+
+/**
+ * A run killed after a step's metrics line was written but before its state
+ * was saved redoes that step on resume: its earlier line goes, so each step
+ * is listed once.
+ */
+export function dropMetricsAfter(path: string, step: number): void {
+  if (!existsSync(path)) return;
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const kept = lines.filter((l) => {
+    try {
+      const m: unknown = JSON.parse(l);
+      return !(isRecord(m) && typeof m.step === 'number' && m.step > step);
+    } catch {
+      return true;
+    }
+  });
+  if (kept.length !== lines.length) writeFileSync(path, kept.map((l) => `${l}\n`).join(''));
 }

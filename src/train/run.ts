@@ -20,7 +20,7 @@ import { deriveSeed } from '../util/rng.js';
 import type { VerifierReport } from '../verifier/verify.js';
 import type { TrainConfig } from './config.js';
 import { solveRate, type HeldOutReach, type SolveRate } from './heldout.js';
-import type { StepMetrics } from './metrics.js';
+import { dropMetricsAfter, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
 
@@ -100,6 +100,7 @@ export class TrainRun<D> {
     const saved = loadState(deps.runDir);
     this.resumed = saved !== null;
     if (saved) this.restoreLearner(saved);
+    if (saved) dropMetricsAfter(join(deps.runDir, 'metrics.jsonl'), saved.step);
     this.pool = saved ? TaskPool.fromJSON(saved.pool) : new TaskPool();
     this.controller = saved ? DifficultyController.fromJSON(saved.controller) : new DifficultyController({ target: cfg.target });
     this.used = new Set(saved?.used ?? []);
