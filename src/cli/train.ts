@@ -209,7 +209,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
               ? `, ${lm.tokens} tokens (${lm.sampledTokens} sampled, ${lm.meanResponseTokens!.toFixed(0)} per rollout), truncated ${rate(lm.truncated!, lm.rollouts!)}`
               : '';
           ctx.err(
-            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}${m.infraFailures ? `, infrastructure failures ${m.infraFailures} (not trained on)` : ''}${tokens}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
+            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}${m.infraFailures ? `, infrastructure failures ${m.infraFailures} (not trained on: ${(m.infraReasons ?? []).join('; ')})` : ''}${tokens}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
           );
         }
         if (e.kind === 'phase') {

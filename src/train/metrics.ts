@@ -40,6 +40,8 @@ export interface StepMetrics extends CoreStepMetrics {
   heldOutReach?: number;
   /** Rollouts dropped for acting with a policy version older than the learner allows (absent: none). */
   stale?: number;
+  /** Why rollouts failed for the infrastructure (up to three distinct reasons; absent: none). */
+  infraReasons?: string[];
   /** Share of the step's graded rollouts (probes included) the verifier judged tampering. */
   tamperingShare: number;
   /** The learner's own figures (UpdateResult.metrics), e.g. a language model's tokens per step. */

@@ -220,6 +220,7 @@ export class Step<D> {
     const graded = [...this.results.values(), ...this.probeGroups].flat();
     const tampering = graded.filter((r) => r.verdict === 'tampering').length;
     const scored = graded.filter((r) => r.reward !== null).length;
+    const infraReasons = [...new Set(graded.filter((r) => r.reward === null).map((r) => r.reason ?? 'unknown'))].slice(0, 3);
     state.tampering = (state.tampering ?? 0) + tampering;
     state.groups.total += this.groupIds.length;
     state.groups.degenerate += this.groupIds.length - nonDegenerate;
@@ -240,6 +241,7 @@ export class Step<D> {
       extended: [...this.extended.values()].reduce((a, b) => a + b, 0),
       reestimated: this.reestimated,
       infraFailures,
+      ...(infraReasons.length ? { infraReasons } : {}),
       tampering,
       tamperingShare: scored ? tampering / scored : 0,
       poolHistogram: pool.histogram(),

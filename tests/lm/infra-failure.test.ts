@@ -148,6 +148,13 @@ describe('train --learner tinker with a sampler that zero-fills logprobs now and
     for (const [i, m] of metrics.entries()) {
       const lost = seen[i]!.flatMap((g) => g.rollouts).filter((r) => r.reward === null).length;
       assert.equal(m.infraFailures, lost, `step ${m.step}`);
+      // The step says why, for the progress line and metrics.jsonl.
+      if (lost)
+        assert.ok(
+          m.infraReasons?.some((r) => r.includes("sampler fault 'zero-logprobs'")),
+          JSON.stringify(m.infraReasons),
+        );
+      else assert.equal(m.infraReasons, undefined);
     }
     const lost = rollouts.filter((r) => r.reward === null);
     assert.ok(lost.length > 0, 'a fault at the 10th call is followed by one in its retry');
