@@ -8,14 +8,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { main } from '../../src/cli/main.js';
 import type { TinkerLearnerState } from '../../src/lm/learner.js';
-import { TinkerClient } from '../../src/tinker/client.js';
-import { startTinkerDevServer } from '../../src/tinker-dev/server.js';
-import { TinyModel } from '../../src/tinker-dev/tiny-model.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
 import { loadState } from '../../src/train/state.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
-import { toyEnv, warmUp } from '../helpers/lm-toy.js';
+import { toyEnv, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
 
 async function cli(args: string[]) {
@@ -136,14 +133,8 @@ describe('frognano train --learner tinker: a killed run resumes', () => {
 
     const tokenizer = writeTinyModelFolder(join(root, 'tokenizer'));
     const codec = ChatCodec.load(tokenizer);
-    const server = await startTinkerDevServer({
-      baseModel: 'tiny-dev',
-      makeModel: (seed) => new TinyModel({ vocabSize: codec.tokenizer.vocabSize, specialIds: [...codec.tokenizer.addedIds], seed }),
-      checkpointDir: join(root, 'checkpoints'),
-      log: () => {},
-    });
+    const { server, warm } = await warmDevServer(codec, join(root, 'checkpoints'));
     t.after(() => server.close());
-    const warm = (await warmUp(new TinkerClient({ baseUrl: server.url }), codec, { baseModel: 'tiny-dev', steps: 40, lr: 0.1 })).path;
     assert.match(warm, /^tinker:\/\//);
 
     // The same command line, twice.

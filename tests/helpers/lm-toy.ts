@@ -9,7 +9,13 @@ import type { LoadedEnv } from '../../src/env/load.js';
 import { defaultSystemPrompt } from '../../src/agent/prompts.js';
 import { toolSpecs, toolset } from '../../src/agent/tools/index.js';
 import type { ChatMessage } from '../../src/model/types.js';
-import type { TinkerClient } from '../../src/tinker/client.js';
+import { adamParams } from '../../src/lm/config.js';
+import { TinkerLearner } from '../../src/lm/learner.js';
+import { TinkerSampler } from '../../src/sampler/tinker.js';
+import type { Sampler } from '../../src/sampler/types.js';
+import { TinkerClient } from '../../src/tinker/client.js';
+import { startTinkerDevServer, type TinkerDevServer } from '../../src/tinker-dev/server.js';
+import { TinyModel } from '../../src/tinker-dev/tiny-model.js';
 import type { Datum } from '../../src/tinker/types.js';
 import type { ChatCodec } from '../../src/tokens/codec.js';
 import { TokenTranscript } from '../../src/tokens/transcript.js';
@@ -92,4 +98,45 @@ export async function warmUp(
   const path = await client.saveWeights(model, 'warm');
   await client.unloadModel(model);
   return { path, loss };
+}
+
+/** A dev server whose tiny model speaks the codec's vocabulary, and the path of a warmed-up checkpoint on it. */
+export async function warmDevServer(codec: ChatCodec, checkpointDir: string): Promise<{ server: TinkerDevServer; warm: string }> {
+  const tk = codec.tokenizer;
+  const server = await startTinkerDevServer({
+    baseModel: 'tiny-dev',
+    makeModel: (seed) => new TinyModel({ vocabSize: tk.vocabSize, specialIds: [...tk.addedIds], seed }),
+    checkpointDir,
+    log: () => {},
+  });
+  const warm = (await warmUp(new TinkerClient({ baseUrl: server.url }), codec, { baseModel: 'tiny-dev', steps: 40, lr: 0.1 })).path;
+  return { server, warm };
+}
+
+/** The Tinker learner the toy learns with (the settings the end-to-end test measured); `wrap` may put a sampler around the real one. */
+export function toyLearner(
+  url: string,
+  codec: ChatCodec,
+  warm: string,
+  o: { run: string; seed: number; wrap?: (s: Sampler) => Sampler; log?: (line: string) => void },
+): TinkerLearner {
+  const client = new TinkerClient({ baseUrl: url });
+  const wrap = o.wrap ?? ((s: Sampler) => s);
+  return new TinkerLearner({
+    client,
+    baseModel: 'tiny-dev',
+    codec,
+    loraRank: 8,
+    loss: 'importance_sampling',
+    adam: adamParams(0.1),
+    maxTokens: 320,
+    contextTokens: 8000,
+    temperature: 1,
+    maxStaleness: 1,
+    runName: o.run,
+    seed: o.seed,
+    initWeights: warm,
+    samplerFor: (s) => wrap(new TinkerSampler(client, s.samplingSessionId ? { samplingSessionId: s.samplingSessionId } : { modelPath: s.path! })),
+    ...(o.log ? { log: o.log } : {}),
+  });
 }

@@ -6,23 +6,18 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { adamParams } from '../../src/lm/config.js';
 import { groupDatums } from '../../src/lm/datums.js';
-import { TinkerLearner } from '../../src/lm/learner.js';
 import type { Rollout, ScoredGroup, TokenTurn } from '../../src/rl/contract.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { checkSample } from '../../src/sampler/check.js';
-import { TinkerSampler } from '../../src/sampler/tinker.js';
 import type { Sample, SampleRequest, Sampler } from '../../src/sampler/types.js';
-import { TinkerClient } from '../../src/tinker/client.js';
-import { startTinkerDevServer, type TinkerDevServer } from '../../src/tinker-dev/server.js';
-import { TinyModel } from '../../src/tinker-dev/tiny-model.js';
+import type { TinkerDevServer } from '../../src/tinker-dev/server.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
 import type { StepMetrics } from '../../src/train/metrics.js';
 import { train } from '../../src/train/trainer.js';
-import { toyEnv, warmUp } from '../helpers/lm-toy.js';
+import { toyEnv, toyLearner, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
 
 const root = tempDir('fn-lm-infra-');
@@ -71,36 +66,12 @@ let warm: string;
 
 describe('train --learner tinker with a sampler that zero-fills logprobs now and then', () => {
   before(async () => {
-    const tk = codec.tokenizer;
-    server = await startTinkerDevServer({
-      baseModel: 'tiny-dev',
-      makeModel: (seed) => new TinyModel({ vocabSize: tk.vocabSize, specialIds: [...tk.addedIds], seed }),
-      checkpointDir: join(root, 'checkpoints'),
-      log: () => {},
-    });
-    warm = (await warmUp(new TinkerClient({ baseUrl: server.url }), codec, { baseModel: 'tiny-dev', steps: 40, lr: 0.1 })).path;
+    ({ server, warm } = await warmDevServer(codec, join(root, 'checkpoints')));
   });
   after(() => server?.close());
 
   it('completes every step, counts the unrecovered rollouts as infrastructure failures and trains only on rewarded ones', async (t) => {
-    const client = new TinkerClient({ baseUrl: server.url });
-    const learner = new TinkerLearner({
-      client,
-      baseModel: 'tiny-dev',
-      codec,
-      loraRank: 8,
-      loss: 'importance_sampling',
-      adam: adamParams(0.1),
-      maxTokens: 320,
-      contextTokens: 8000,
-      temperature: 1,
-      maxStaleness: 1,
-      runName: 'faulty',
-      seed: 3,
-      initWeights: warm,
-      samplerFor: (s) =>
-        new ZeroFillingSampler(new TinkerSampler(client, s.samplingSessionId ? { samplingSessionId: s.samplingSessionId } : { modelPath: s.path! })),
-    });
+    const learner = toyLearner(server.url, codec, warm, { run: 'faulty', seed: 3, wrap: (s) => new ZeroFillingSampler(s) });
     const metrics: StepMetrics[] = [];
     const seen: ScoredGroup<TokenTurn>[][] = [];
     const state = await train(

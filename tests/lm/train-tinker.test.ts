@@ -8,19 +8,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { adamParams } from '../../src/lm/config.js';
 import { TinkerLearner, type TinkerLearnerState } from '../../src/lm/learner.js';
 import { selectRuntime } from '../../src/runtime/select.js';
-import { TinkerSampler } from '../../src/sampler/tinker.js';
-import { TinkerClient } from '../../src/tinker/client.js';
-import { startTinkerDevServer, type TinkerDevServer } from '../../src/tinker-dev/server.js';
-import { TinyModel } from '../../src/tinker-dev/tiny-model.js';
+import type { TinkerDevServer } from '../../src/tinker-dev/server.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
 import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
 import { loadState } from '../../src/train/state.js';
 import { train, type StepMetrics, type TrainEvent } from '../../src/train/trainer.js';
-import { toyEnv, warmUp } from '../helpers/lm-toy.js';
+import { toyEnv, toyLearner, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
 
 const root = tempDir('fn-lm-train-');
@@ -38,24 +34,7 @@ let warm: string;
 const logs: string[] = [];
 
 function learner(run: string, seed: number): TinkerLearner {
-  const client = new TinkerClient({ baseUrl: server.url });
-  return new TinkerLearner({
-    client,
-    baseModel: 'tiny-dev',
-    codec,
-    loraRank: 8,
-    loss: 'importance_sampling',
-    adam: adamParams(0.1),
-    maxTokens: 320,
-    contextTokens: 8000,
-    temperature: 1,
-    maxStaleness: 1,
-    runName: run,
-    seed,
-    initWeights: warm,
-    samplerFor: (s) => new TinkerSampler(client, s.samplingSessionId ? { samplingSessionId: s.samplingSessionId } : { modelPath: s.path! }),
-    log: (line) => logs.push(`${run}: ${line}`),
-  });
+  return toyLearner(server.url, codec, warm, { run, seed, log: (line) => logs.push(`${run}: ${line}`) });
 }
 
 function config(seed: number, steps: number): TrainConfig {
@@ -99,14 +78,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('train --learner tinker against the dev server, on a toy task', () => {
   before(async () => {
-    const tk = codec.tokenizer;
-    server = await startTinkerDevServer({
-      baseModel: 'tiny-dev',
-      makeModel: (seed) => new TinyModel({ vocabSize: tk.vocabSize, specialIds: [...tk.addedIds], seed }),
-      checkpointDir: join(root, 'checkpoints'),
-      log: () => {},
-    });
-    warm = (await warmUp(new TinkerClient({ baseUrl: server.url }), codec, { baseModel: 'tiny-dev', steps: 40, lr: 0.1 })).path;
+    ({ server, warm } = await warmDevServer(codec, join(root, 'checkpoints')));
   });
   after(() => server?.close());
 
