@@ -2,7 +2,7 @@
 // file (relative) and the describe path: "tests/a.test.js > suite > case".
 import { relative } from 'node:path';
 import { isRecord, isStringArray } from '../util/guards.js';
-import { dedupeIds, firstLines, type ParsedReport, type TestResult, type TestStatus } from './types.js';
+import { dedupeIds, firstLines, type ParsedReport, stableTestName, type TestResult, type TestStatus } from './types.js';
 
 interface JestAssertion {
   ancestorTitles?: string[];
@@ -70,7 +70,8 @@ export function parseJestJson(text: string, rootDir?: string): ParsedReport {
     const rel = rootDir ? relative(rootDir, file.name) : file.name;
     const assertions = file.assertionResults ?? [];
     for (const a of assertions) {
-      const id = [rel, ...(a.ancestorTitles ?? []), a.title].join(' > ');
+      // Durations are fields here, but a title may still carry one; ids must not change run to run.
+      const id = [rel, ...[...(a.ancestorTitles ?? []), a.title].map(stableTestName)].join(' > ');
       const status = STATUS[a.status] ?? 'error';
       const message = a.failureMessages?.length ? firstLines(a.failureMessages.join('\n')) : undefined;
       tests.push({

@@ -1,11 +1,12 @@
 // JUnit XML (pytest and most other runners). With pytest's xunit1 family each
 // testcase carries its file, and ids match pytest node ids:
 // tests/test_a.py::TestX::test_y.
-import { dedupeIds, firstLines, type ParsedReport, type TestResult, type TestStatus } from './types.js';
+import { dedupeIds, firstLines, type ParsedReport, stableTestName, type TestResult, type TestStatus } from './types.js';
 import { parseXml, walk, type XmlElement } from './xml.js';
 
 function testId(tc: XmlElement): { id: string; file?: string } {
-  const name = tc.attrs.name ?? '(unnamed)';
+  // Some reporters append the run's timing to the name ("adds (12ms)"); strip it so the id is the same every run.
+  const name = stableTestName(tc.attrs.name ?? '(unnamed)');
   const classname = tc.attrs.classname ?? '';
   const file = tc.attrs.file;
   if (file && /\.py$/.test(file)) {

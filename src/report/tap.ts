@@ -5,7 +5,10 @@
 // per assertion, named by the assertion ("should be strictly equal"). There
 // the test is the comment's group, failed if any of its assertions failed,
 // so ids are test names and do not shift when an assertion is added.
-import { dedupeIds, firstLines, type ParsedReport, type TestResult, type TestStatus } from './types.js';
+// node-tap appends its timing to each point as a directive ("ok 1 - adds #
+// time=12.3ms"); names go through stableTestName so ids stay the same run to
+// run. node:test's and tape's timings are in YAML blocks and comments, not names.
+import { dedupeIds, firstLines, type ParsedReport, stableTestName, type TestResult, type TestStatus } from './types.js';
 
 interface Point {
   ok: boolean;
@@ -104,7 +107,7 @@ export function parseTap(text: string): ParsedReport {
     const total = /^# tests (\d+)$/.exec(body);
     if (total && depth === 0) declaredTotal = Number(total[1]);
     const sub = /^# Subtest: (.*)$/.exec(body);
-    if (sub && indent % 4 === 0) openNames[depth] = unescape(sub[1]!);
+    if (sub && indent % 4 === 0) openNames[depth] = stableTestName(unescape(sub[1]!));
     const m = POINT.exec(body);
     if (!m || indent % 4 !== 0) continue;
     sawTap = true;
@@ -119,7 +122,7 @@ export function parseTap(text: string): ParsedReport {
     while (pending.length <= depth + 1) pending.push([]);
     const point: Point = {
       ok: !m[1],
-      name: unescape(name),
+      name: stableTestName(unescape(name)),
       ...(directive ? { directive } : {}),
       yaml: readYaml(yamlLines),
       children: pending[depth + 1]!,
@@ -140,8 +143,8 @@ export function parseTap(text: string): ParsedReport {
   return { tests: dedupeIds(grouped ?? tests), ...(declaredTotal !== undefined ? { declaredTotal } : {}) };
 }
 
-/** Summary comments every TAP producer may print; not test names. */
-const SUMMARY = /^# (?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|ok|not ok)\b/;
+/** Summary comments every TAP producer may print (node-tap's "# time=1.2s" too); not test names. */
+const SUMMARY = /^# (?:tests|suites|pass|fail|cancelled|skipped|skip|todo|duration_ms|ok|not ok)\b|^# time=/;
 
 /**
  * tape's flat output, grouped by its "# name" comments; null when the
@@ -158,7 +161,7 @@ function tapeGroups(lines: string[]): TestResult[] | null {
       continue;
     }
     if (/^# /.test(line) && !SUMMARY.test(line)) {
-      groups.push({ name: line.slice(2).trim(), statuses: [] });
+      groups.push({ name: stableTestName(line.slice(2).trim()), statuses: [] });
       continue;
     }
     const m = POINT.exec(line);

@@ -59,3 +59,16 @@ describe('XML reader', () => {
     assert.equal(a.text, '<raw>&');
   });
 });
+
+describe('JUnit parser: ids stable across runs', () => {
+  const xml = (time: string) =>
+    `<testsuite tests="3"><testcase classname="math" name="adds (${time})" time="0.012"/>` +
+    `<testcase classname="math" name="handles 12 items"/><testcase classname="math" name="times out after 100ms"/></testsuite>`;
+
+  it('strips a duration suffix from test names, so the same test keeps its id', () => {
+    const a = parseJunit(xml('12ms')).tests.map((t) => t.id);
+    const b = parseJunit(xml('1.2 s')).tests.map((t) => t.id);
+    assert.deepEqual(a, b);
+    assert.deepEqual(a, ['math::adds', 'math::handles 12 items', 'math::times out after 100ms']);
+  });
+});

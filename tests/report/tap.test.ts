@@ -72,3 +72,43 @@ describe('TAP parser (tape output)', () => {
     assert.equal(tests[0]!.message, 'should be strictly equal');
   });
 });
+
+describe('TAP parser (node-tap output): ids stable across runs', () => {
+  const run = (t1: string, t2: string, total: string) =>
+    [
+      'TAP version 14',
+      '# Subtest: math',
+      `    ok 1 - adds # time=${t1}`,
+      '    ok 2 - handles 12 items # time=0.4ms',
+      '    ok 3 - not yet # SKIP no backend',
+      '    ok 4 - later # TODO write it',
+      '    1..4',
+      `ok 1 - math # time=${t2}`,
+      '1..1',
+      `# time=${total}`,
+    ].join('\n');
+
+  it('gives the same test the same id when only its "# time=" differs', () => {
+    const a = parseTap(run('12.345ms', '20.1ms', '101.2ms')).tests;
+    const b = parseTap(run('3ms', '1.5s', '2s')).tests;
+    assert.deepEqual(
+      a.map((t) => t.id),
+      b.map((t) => t.id),
+    );
+    assert.ok(a.some((t) => t.id === 'math > adds'));
+  });
+
+  it('leaves names that merely contain numbers alone, and still reads SKIP and TODO', () => {
+    assert.deepEqual(statuses(parseTap(run('1ms', '2ms', '3ms')).tests), {
+      'math > adds': 'passed',
+      'math > handles 12 items': 'passed',
+      'math > not yet': 'skipped',
+      'math > later': 'skipped',
+    });
+  });
+
+  it('does not take the trailing "# time=" comment of flat output for a test', () => {
+    const flat = ['TAP version 13', '# adds', 'ok 1 - should be equal # time=1.2ms', '1..1', '# time=5.5ms'].join('\n');
+    assert.deepEqual(statuses(parseTap(flat).tests), { adds: 'passed' });
+  });
+});
