@@ -14,12 +14,14 @@ import { stringFlag } from './flags.js';
 
 export const ENV_HELP = `Usage:
   frognano env list [--json]
-  frognano env add <path|git-url> [--name N] [--language L] [--test-command CMD --report FMT]
-                   [--test-paths GLOB,...] [--ref REF]
+  frognano env add <path|git-url> [--name N] [--force] [--language L] [--test-command CMD --report FMT]
+                   [--test-paths GLOB,...] [--ref REF] [--json]
   frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
 
 env list    the starter environments and those you added, with their last check
-env add     register your repository; a spec is inferred unless it has environment.json
+env add     register your repository; a spec is inferred unless it has environment.json.
+            A name already registered is refused: --force replaces that environment,
+            --name registers this one under another name (a starter's name is never replaced)
 env check   build the dependency layer, run the reference suite twice in the sandbox,
             and accept the environment only with >= 80% passing tests and no flaky test`;
 
@@ -73,7 +75,8 @@ async function add(ctx: CliContext, store: Store, rest: string[]): Promise<numbe
   const report = flag('report') || undefined;
   if (language !== undefined && !isOneOf(LANGUAGES, language)) throw new UserError(`unknown language "${language}"`, `use ${LANGUAGES.join(', ')}`);
   if (report !== undefined && !isOneOf(REPORT_FORMATS, report)) throw new UserError(`unknown report format "${report}"`, `use ${REPORT_FORMATS.join(', ')}`);
-  const spec = await addEnvironment(store, target, {
+  const { spec, replaced } = await addEnvironment(store, target, {
+    force: Boolean(ctx.flags.force),
     ...(name ? { name } : {}),
     ...(language ? { language } : {}),
     ...(testCommand ? { testCommand } : {}),
@@ -81,8 +84,11 @@ async function add(ctx: CliContext, store: Store, rest: string[]): Promise<numbe
     ...(testPaths ? { testPaths: testPaths.split(',') } : {}),
     ...(ref ? { ref } : {}),
   });
+  const done = `${replaced ? `replaced "${spec.name}" (was added by \`${replaced.origin}\`)` : `registered "${spec.name}"`}. Next: frognano env check ${spec.name}`;
   ctx.out(JSON.stringify(spec, null, 2));
-  ctx.out(`\nregistered "${spec.name}". Next: frognano env check ${spec.name}`);
+  // With --json, stdout is the spec alone; the note goes to stderr.
+  if (ctx.flags.json) ctx.err(done);
+  else ctx.out(`\n${done}`);
   return 0;
 }
 

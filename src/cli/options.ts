@@ -23,7 +23,7 @@ const MODEL = names('model base-url api-key model-path model-timeout extra-body 
 
 export const COMMAND_OPTIONS: Record<string, Options> = {
   help: {},
-  env: { ...names('name language test-command report test-paths ref', str), all: bool },
+  env: { ...names('name language test-command report test-paths ref', str), all: bool, force: bool },
   synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model', str),
   task: names('env format out tasks', str),
   eval: { ...MODEL, ...names('env format k n out seed tasks trajectories workers max-steps', str) },

@@ -2,9 +2,10 @@
 // with `env add` (kept in the store).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Store } from '../store/store.js';
+import type { RegisteredEnv, Store } from '../store/store.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
+import { isRecord } from '../util/guards.js';
 import { inferSpec, type InferOptions } from './infer.js';
 import { loadSpecFile, SPEC_FILE, starterEnvs, type LoadedEnv } from './load.js';
 import { validateSpec, type EnvironmentSpec } from './spec.js';
@@ -33,8 +34,44 @@ function looksLikeGitUrl(target: string): boolean {
   return /^(https?|git|ssh|file):\/\//.test(target) || /^[\w.-]+@[\w.-]+:/.test(target) || target.endsWith('.git');
 }
 
-/** Registers a local directory or a git URL; returns the stored spec. */
-export async function addEnvironment(store: Store, target: string, opts: InferOptions & { ref?: string } = {}): Promise<EnvironmentSpec> {
+/** The environment `env add` registered, and the registration it replaced (with `force`), if any. */
+export interface AddedEnvironment {
+  spec: EnvironmentSpec;
+  replaced?: RegisteredEnv;
+}
+
+/** The registration stored under a name, if any. */
+export function registeredEnvironment(store: Store, name: string): RegisteredEnv | undefined {
+  return store.environments().find((r) => isRecord(r.spec) && r.spec.name === name);
+}
+
+/**
+ * Refuses a name that is taken: a starter's always (it cannot be replaced),
+ * a registered environment's unless `force`. Returns the registration that
+ * `force` will replace.
+ */
+function claimName(store: Store, name: string, force: boolean): RegisteredEnv | undefined {
+  if (starterEnvs().some((e) => e.spec.name === name)) {
+    throw new UserError(`"${name}" is the name of a starter environment`, 'pass --name <another-name>; a starter cannot be replaced, even with --force');
+  }
+  const existing = registeredEnvironment(store, name);
+  if (existing && !force) {
+    throw new UserError(
+      `an environment named "${name}" is already registered (added by \`${existing.origin}\` at ${existing.addedAt})`,
+      'pass --force to replace it, or --name <another-name> to register this one beside it',
+    );
+  }
+  return existing;
+}
+
+/**
+ * Registers a local directory or a git URL. A name already registered is
+ * refused unless `force`, which replaces that registration.
+ */
+export async function addEnvironment(store: Store, target: string, opts: InferOptions & { ref?: string; force?: boolean } = {}): Promise<AddedEnvironment> {
+  const force = opts.force ?? false;
+  // A name given up front is checked before any clone or inference.
+  if (opts.name) claimName(store, opts.name, force);
   let spec: EnvironmentSpec;
   let baseDir = '/';
   if (looksLikeGitUrl(target) && !existsSync(target)) {
@@ -63,9 +100,7 @@ export async function addEnvironment(store: Store, target: string, opts: InferOp
       spec = inferSpec(dir, { path: dir }, opts);
     }
   }
-  if (starterEnvs().some((e) => e.spec.name === spec.name)) {
-    throw new UserError(`"${spec.name}" is the name of a starter environment`, 'pass --name <another-name>');
-  }
+  const replaced = claimName(store, spec.name, force);
   store.addEnvironment(spec, baseDir, `env add ${target}`);
-  return spec;
+  return replaced ? { spec, replaced } : { spec };
 }

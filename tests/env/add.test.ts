@@ -20,7 +20,7 @@ function repo(files: Record<string, string>): string {
 describe('env add', () => {
   it('infers a Python repository: pytest with a JUnit report, tests path, name', async () => {
     const store = new Store(tempDir());
-    const spec = await addEnvironment(store, repo({ 'pyproject.toml': '[project]\nname="x"\n', 'lib/a.py': '', 'tests/test_a.py': '' }));
+    const { spec } = await addEnvironment(store, repo({ 'pyproject.toml': '[project]\nname="x"\n', 'lib/a.py': '', 'tests/test_a.py': '' }));
     assert.equal(spec.name, 'my-lib');
     assert.equal(spec.language, 'python');
     assert.equal(spec.test.report.format, 'junit');
@@ -33,7 +33,7 @@ describe('env add', () => {
   it('infers a JavaScript repository using jest, with npm ci as setup and node_modules as the layer', async () => {
     const store = new Store(tempDir());
     const dir = repo({ 'package.json': JSON.stringify({ devDependencies: { jest: '29' } }), 'package-lock.json': '{}', '__tests__/a.test.js': '' });
-    const spec = await addEnvironment(store, dir, { name: 'jsx' });
+    const { spec } = await addEnvironment(store, dir, { name: 'jsx' });
     assert.equal(spec.language, 'javascript');
     assert.deepEqual(spec.setup, ['npm ci --no-audit --no-fund']);
     assert.deepEqual(spec.layer, ['node_modules']);
@@ -70,7 +70,7 @@ describe('env add', () => {
     await git(['commit', '-qm', 'init'], { cwd: dir });
     const head = (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim();
     const store = new Store(tempDir());
-    const spec = await addEnvironment(store, `file://${dir}`, { name: 'from-git' });
+    const { spec } = await addEnvironment(store, `file://${dir}`, { name: 'from-git' });
     assert.deepEqual(spec.source, { git: `file://${dir}`, ref: head });
     store.close();
   });
@@ -78,6 +78,27 @@ describe('env add', () => {
   it('refuses the name of a starter environment', async () => {
     const store = new Store(tempDir());
     await assert.rejects(addEnvironment(store, repo({ 'setup.py': '', 'tests/test_a.py': '' }), { name: 'lru-cache' }), /starter environment/);
+    await assert.rejects(addEnvironment(store, repo({ 'setup.py': '', 'tests/test_a.py': '' }), { name: 'lru-cache', force: true }), /starter environment/);
+    store.close();
+  });
+
+  it('refuses a name already registered unless forced, which replaces it', async () => {
+    const store = new Store(tempDir());
+    const first = repo({ 'setup.py': '', 'tests/test_a.py': '' });
+    const second = repo({ 'package.json': JSON.stringify({ devDependencies: { jest: '29' } }), '__tests__/a.test.js': '' });
+    assert.equal((await addEnvironment(store, first)).replaced, undefined);
+    await assert.rejects(addEnvironment(store, second), (err: Error) => {
+      assert.ok(err instanceof UserError);
+      assert.match(err.message, /"my-lib" is already registered \(added by `env add .*my-lib`/);
+      assert.match(err.hint ?? '', /--force/);
+      assert.match(err.hint ?? '', /--name/);
+      return true;
+    });
+    assert.equal(findEnvironment(store, 'my-lib').spec.language, 'python', 'the first registration is intact');
+    const { spec, replaced } = await addEnvironment(store, second, { force: true });
+    assert.equal(spec.language, 'javascript');
+    assert.equal(replaced?.origin, `env add ${first}`);
+    assert.equal(findEnvironment(store, 'my-lib').spec.language, 'javascript');
     store.close();
   });
 });
