@@ -1,7 +1,11 @@
 // Runs one process with a wall-clock timeout that kills its whole process
-// group and an output cap that stops reading (and kills) once exceeded, so a
-// command printing gigabytes never grows the host's memory.
-import { spawn } from 'node:child_process';
+// group and an output cap that kills it once exceeded. Its output goes to
+// files in a private temporary directory and only the capped head is read
+// back, so a command printing gigabytes never grows the host's memory.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface ProcessRequest {
   argv: string[];
@@ -27,21 +31,86 @@ export interface ProcessResult {
   spawnError?: string;
 }
 
+/** How often the output files' sizes are checked against the cap. */
+const CAP_POLL_MS = 25;
+
+/** The first `max` bytes of an open file, read at explicit offsets. */
+function readHead(fd: number, size: number, max: number): Buffer {
+  const buf = Buffer.alloc(Math.min(size, max));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function sizeOf(fd: number): number {
+  try {
+    return fstatSync(fd).size;
+  } catch {
+    return 0;
+  }
+}
+
 export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(req.argv[0]!, req.argv.slice(1), {
-      cwd: req.cwd,
-      env: req.env,
-      detached: true, // its own process group, so a kill reaches every descendant
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const chunks: { out: Buffer[]; err: Buffer[] } = { out: [], err: [] };
-    let kept = 0;
-    let outputBytes = 0;
+    // stdout and stderr go to files, not pipes: a child's write to a regular
+    // file is complete when it returns, while a non-blocking pipe makes Node
+    // queue what does not fit in the child's memory, lost when it aborts.
+    const dir = mkdtempSync(join(tmpdir(), 'frognano-out-'));
+    const outFd = openSync(join(dir, 'stdout'), 'w+', 0o600);
+    const errFd = openSync(join(dir, 'stderr'), 'w+', 0o600);
     let timedOut = false;
     let outputLimited = false;
     let spawnError: string | undefined;
+    let finished = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const finish = (exitCode: number | null, signal: string | null) => {
+      if (finished) return;
+      finished = true;
+      for (const t of timers) clearTimeout(t);
+      const outSize = sizeOf(outFd);
+      const errSize = sizeOf(errFd);
+      const outputBytes = outSize + errSize;
+      if (outputBytes > req.maxOutputBytes) outputLimited = true;
+      // Past the cap, stderr keeps at least half of it: the error is usually there.
+      const errKeep = Math.min(errSize, Math.max(Math.floor(req.maxOutputBytes / 2), req.maxOutputBytes - outSize));
+      const outKeep = Math.min(outSize, req.maxOutputBytes - errKeep);
+      const stdout = readHead(outFd, outSize, outKeep).toString('utf8');
+      const stderr = readHead(errFd, errSize, errKeep).toString('utf8');
+      closeSync(outFd);
+      closeSync(errFd);
+      rmSync(dir, { recursive: true, force: true });
+      resolve({
+        exitCode,
+        signal,
+        stdout,
+        stderr,
+        timedOut,
+        outputLimited,
+        outputBytes,
+        durationMs: performance.now() - started,
+        ...(spawnError ? { spawnError } : {}),
+      });
+    };
+
+    let child: ChildProcess;
+    try {
+      child = spawn(req.argv[0]!, req.argv.slice(1), {
+        cwd: req.cwd,
+        env: req.env,
+        detached: true, // its own process group, so a kill reaches every descendant
+        stdio: ['pipe', outFd, errFd],
+      });
+    } catch (err) {
+      spawnError = err instanceof Error ? err.message : String(err);
+      finish(null, null);
+      return;
+    }
 
     const killGroup = () => {
       try {
@@ -50,56 +119,38 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         /* already gone */
       }
     };
-    const onData = (which: 'out' | 'err') => (buf: Buffer) => {
-      outputBytes += buf.length;
-      const room = req.maxOutputBytes - kept;
-      if (room > 0) {
-        const part = buf.length <= room ? buf : buf.subarray(0, room);
-        chunks[which].push(part);
-        kept += part.length;
-      }
-      if (outputBytes > req.maxOutputBytes && !outputLimited) {
-        outputLimited = true;
+    timers.push(
+      setInterval(() => {
+        if (!outputLimited && sizeOf(outFd) + sizeOf(errFd) > req.maxOutputBytes) {
+          outputLimited = true;
+          killGroup();
+        }
+      }, CAP_POLL_MS),
+    );
+    const stdin = child.stdin!;
+    stdin.on('error', () => {});
+    if (req.stdin !== undefined) stdin.end(req.stdin);
+    else stdin.end();
+
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
         killGroup();
-      }
-    };
-    child.stdout.on('data', onData('out'));
-    child.stderr.on('data', onData('err'));
-    child.stdin.on('error', () => {});
-    if (req.stdin !== undefined) child.stdin.end(req.stdin);
-    else child.stdin.end();
+      }, req.timeoutMs),
+    );
 
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, req.timeoutMs);
-
-    // A descendant that escaped the group may hold the pipes open after the
+    // A descendant that escaped the group may hold stdin open after the
     // process exits: stop waiting for it shortly after the exit.
     child.on('exit', () => {
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 2000).unref();
+      setTimeout(() => stdin.destroy(), 2000).unref();
     });
     child.on('error', (err) => {
       spawnError = err.message;
     });
     child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      // Reap stragglers that left the pipes open in the background.
+      // Reap stragglers left in the background.
       killGroup();
-      resolve({
-        exitCode: code,
-        signal,
-        stdout: Buffer.concat(chunks.out).toString('utf8'),
-        stderr: Buffer.concat(chunks.err).toString('utf8'),
-        timedOut,
-        outputLimited,
-        outputBytes,
-        durationMs: performance.now() - started,
-        ...(spawnError ? { spawnError } : {}),
-      });
+      finish(code, signal);
     });
   });
 }
