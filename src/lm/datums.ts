@@ -68,9 +68,10 @@ export function tokenFigures(groups: readonly ScoredGroup<TokenTurn>[]): Record<
   let sampled = 0;
   let total = 0;
   for (const r of rollouts) {
-    const ep = episodeTokens(r);
+    // The last token turn holds the whole episode (groupDatums checks how it was built).
+    const last = r.trajectory.turns.findLast((t) => t.learner !== undefined)?.learner;
     sampled += r.trajectory.turns.reduce((n, t) => n + (t.learner?.sampledTokens.length ?? 0), 0);
-    total += ep?.tokens.length ?? 0;
+    total += last ? last.promptTokens.length + last.sampledTokens.length : 0;
   }
   const truncated = rollouts.filter((r) => r.trajectory.stopReason === 'turn-token-limit' || r.trajectory.stopReason === 'context-limit').length;
   return {

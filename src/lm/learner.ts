@@ -128,6 +128,8 @@ export class TinkerLearner implements Learner<TokenTurn> {
       version,
       actor: async ({ seed, greedy }) => {
         await this.ready();
+        // The sampler serves the newest weights only: an actor for an older version would act with the wrong ones.
+        if (this.version !== version) throw new Error(`policy version ${version} is no longer served (the learner holds ${this.version})`);
         const { codec, maxTokens, contextTokens, temperature } = this.opts;
         return new LmActor({
           codec,
