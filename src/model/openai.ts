@@ -3,7 +3,7 @@
 // exponential backoff on network errors, 429 and 5xx, and extra request
 // fields passed through (e.g. chat-template flags for thinking models).
 import { isOneOf, isRecord } from '../util/guards.js';
-import { sleep } from '../util/sleep.js';
+import { postWithRetry, RetryAnswer } from '../util/post-retry.js';
 
 export interface ChatMessage {
   role: (typeof CHAT_ROLES)[number];
@@ -86,6 +86,17 @@ function usageOf(raw: Record<string, unknown>): NonNullable<ChatResponse['usage'
   };
 }
 
+/** A 2xx reply's message, finish reason and usage; a reply without them is a ChatError saying so. */
+function chatResponse(url: string, text: string): ChatResponse {
+  const data: unknown = JSON.parse(text);
+  const choice: unknown = isRecord(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
+  if (!isRecord(data) || !choice) throw new ChatError(`${url} returned no choices`);
+  if (!isRecord(choice) || !isRecord(choice.message)) throw new ChatError(`${url} returned a choice without a message: ${text.slice(0, 200)}`);
+  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
+  const usage = isRecord(data.usage) ? usageOf(data.usage) : undefined;
+  return { message: assistantMessage(choice.message), finishReason, ...(usage ? { usage } : {}), raw: data };
+}
+
 export class ChatClient {
   constructor(readonly opts: ChatClientOptions) {}
 
@@ -105,47 +116,34 @@ export class ChatClient {
       ...req.extra,
       ...this.opts.extraBody,
     };
-    const retries = this.opts.retries ?? 3;
-    let lastError: Error = new ChatError('no attempt made');
-    const aborted = () => new ChatError(`${url}: request aborted`);
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) await sleep(Math.min(8000, 250 * 2 ** (attempt - 1)), req.signal);
-      if (req.signal?.aborted) throw aborted();
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs ?? 120000);
-      const onAbort = () => controller.abort();
-      req.signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        const res = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
-          body: JSON.stringify(body),
-          signal: controller.signal,
-        });
-        const text = await res.text();
-        if (res.status === 429 || res.status >= 500) {
-          lastError = new ChatError(`${url} answered ${res.status}: ${text.slice(0, 200)}`, res.status);
-          continue;
+    const timeoutMs = this.opts.timeoutMs ?? 120000;
+    return postWithRetry({
+      url,
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
+      timeoutMs,
+      retries: this.opts.retries ?? 3,
+      signal: req.signal,
+      read: (status, text) => {
+        if (status < 200 || status >= 300) throw new ChatError(`${url} answered ${status}: ${text.slice(0, 500)}`, status);
+        try {
+          return chatResponse(url, text);
+        } catch (err) {
+          // A malformed reply may be a passing fault: asked again. A reply that says what is missing is not.
+          if (err instanceof ChatError) throw err;
+          throw new RetryAnswer(err instanceof Error ? err.message : String(err));
         }
-        if (!res.ok) throw new ChatError(`${url} answered ${res.status}: ${text.slice(0, 500)}`, res.status);
-        const data: unknown = JSON.parse(text);
-        const choice: unknown = isRecord(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
-        if (!isRecord(data) || !choice) throw new ChatError(`${url} returned no choices`);
-        if (!isRecord(choice) || !isRecord(choice.message)) throw new ChatError(`${url} returned a choice without a message: ${text.slice(0, 200)}`);
-        const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
-        const usage = isRecord(data.usage) ? usageOf(data.usage) : undefined;
-        return { message: assistantMessage(choice.message), finishReason, ...(usage ? { usage } : {}), raw: data };
-      } catch (err) {
-        if (err instanceof ChatError && err.status !== undefined && err.status < 500 && err.status !== 429) throw err;
-        if (err instanceof ChatError && !err.status) throw err;
-        if (req.signal?.aborted) throw aborted();
-        const error = err instanceof Error ? err : new Error(String(err));
-        lastError = error.name === 'AbortError' ? new ChatError(`${url} did not answer within ${this.opts.timeoutMs ?? 120000} ms`) : error;
-      } finally {
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onAbort);
-      }
-    }
-    throw new ChatError(`giving up after ${retries + 1} attempts: ${lastError.message}`);
+      },
+      aborted: () => new ChatError(`${url}: request aborted`),
+      gaveUp: (attempts, last) => {
+        const why =
+          last.kind === 'status'
+            ? `${url} answered ${last.status}: ${last.text.slice(0, 200)}`
+            : last.kind === 'timeout'
+              ? `${url} did not answer within ${timeoutMs} ms`
+              : last.error.message;
+        return new ChatError(`giving up after ${attempts} attempts: ${why}`);
+      },
+    });
   }
 }

@@ -25,7 +25,7 @@ import { errorMessage } from '../util/errors.js';
 import { isRecord } from '../util/guards.js';
 import { checkSample, SamplerFault } from './check.js';
 import type { Sample, SampleRequest, Sampler } from './types.js';
-import { sleep } from '../util/sleep.js';
+import { type FailedAttempt, postWithRetry } from '../util/post-retry.js';
 
 export interface VllmSamplerOptions {
   /** The server's root (`http://host:8000`); a trailing `/v1` is tolerated. */
@@ -42,6 +42,14 @@ export interface VllmSamplerOptions {
 const isIdList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isSafeInteger(x) && x >= 0);
 
 /** vLLM's error text: `{error: {message}}` (newer) or `{message}` (older), else the raw body. */
+/** A failed attempt in words; fetch says only "fetch failed", so a network error's cause (ECONNREFUSED, a reset) is added. */
+function describe(last: FailedAttempt, timeoutMs: number): string {
+  if (last.kind === 'status') return `answered ${last.status}: ${serverMessage(last.text)}`;
+  if (last.kind === 'timeout') return `no answer within ${timeoutMs} ms`;
+  const cause = last.error.cause instanceof Error ? ` (${last.error.cause.message})` : '';
+  return `${errorMessage(last.error)}${cause}`;
+}
+
 function serverMessage(text: string): string {
   try {
     const data: unknown = JSON.parse(text);
@@ -110,57 +118,29 @@ export class VllmSampler implements Sampler {
   }
 
   /** The parsed JSON of a 200 answer, retrying what may pass (network, timeout, 429, 5xx) with backoff. */
-  private async post(body: string, signal?: AbortSignal): Promise<unknown> {
-    const retries = this.opts.retries ?? 3;
+  private post(body: string, signal?: AbortSignal): Promise<unknown> {
     const timeoutMs = this.opts.timeoutMs ?? 300_000;
-    const aborted = () => new SamplerFault('aborted', `${this.url}: sampling aborted by the caller`);
-    let last = 'no attempt made';
-    let lastStatus: number | undefined;
-    for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) await sleep(Math.min(8000, 250 * 2 ** (attempt - 1)), signal);
-      if (signal?.aborted) throw aborted();
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
-      const onAbort = () => controller.abort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      let status: number;
-      let text: string;
-      try {
-        const res = await fetch(this.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
-          body,
-          signal: controller.signal,
-        });
-        status = res.status;
-        text = await res.text();
-      } catch (err) {
-        if (signal?.aborted) throw aborted();
-        // fetch says only "fetch failed"; the reason (ECONNREFUSED, a reset) is its cause.
-        const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
-        last = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : `${errorMessage(err)}${cause}`;
-        lastStatus = undefined;
-        continue;
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      }
-      if (status === 429 || status >= 500) {
-        last = `answered ${status}: ${serverMessage(text)}`;
-        lastStatus = status;
-        continue;
-      }
-      if (status !== 200) {
+    return postWithRetry({
+      url: this.url,
+      body,
+      headers: { 'content-type': 'application/json', ...(this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {}) },
+      timeoutMs,
+      retries: this.opts.retries ?? 3,
+      signal,
+      read: (status, text) => {
         // A request the server refuses (too long a prompt, an unknown model) fails the same way again.
-        throw new SamplerFault('http', `${this.url} refused the request with ${status}: ${serverMessage(text)}`, status);
-      }
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new SamplerFault('bad-response', `${this.url} answered 200 with a body that is not JSON: ${text.slice(0, 200)}`);
-      }
-    }
-    const giveUp = `${this.url}: giving up after ${retries + 1} attempts; last: ${last}`;
-    throw lastStatus !== undefined ? new SamplerFault('http', giveUp, lastStatus) : new SamplerFault('unreachable', giveUp);
+        if (status !== 200) throw new SamplerFault('http', `${this.url} refused the request with ${status}: ${serverMessage(text)}`, status);
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new SamplerFault('bad-response', `${this.url} answered 200 with a body that is not JSON: ${text.slice(0, 200)}`);
+        }
+      },
+      aborted: () => new SamplerFault('aborted', `${this.url}: sampling aborted by the caller`),
+      gaveUp: (attempts, last) => {
+        const giveUp = `${this.url}: giving up after ${attempts} attempts; last: ${describe(last, timeoutMs)}`;
+        return last.kind === 'status' ? new SamplerFault('http', giveUp, last.status) : new SamplerFault('unreachable', giveUp);
+      },
+    });
   }
 }
