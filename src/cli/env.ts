@@ -1,5 +1,6 @@
 // `frognano env list | add | check`.
 import { addEnvironment, allEnvironments, findEnvironment } from '../env/registry.js';
+import { RUNNERS } from '../env/runners/types.js';
 import { LANGUAGES, REPORT_FORMATS } from '../env/spec.js';
 import { checkEnvironment, type CheckResult } from '../grading/env-check.js';
 import { selectRuntime } from '../runtime/select.js';
@@ -10,16 +11,20 @@ import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
-import { stringFlag } from './flags.js';
+import { listFlag, stringFlag } from './flags.js';
 
 export const ENV_HELP = `Usage:
   frognano env list [--json]
-  frognano env add <path|git-url> [--name N] [--force] [--language L] [--test-command CMD --report FMT]
-                   [--test-paths GLOB,...] [--ref REF] [--json]
+  frognano env add <path|git-url> [--name N] [--force] [--language L] [--runner R] [--test-command CMD]
+                   [--report FMT] [--env KEY=VALUE ...] [--test-paths GLOB,...] [--ref REF] [--json]
   frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
 
 env list    the starter environments and those you added, with their last check
-env add     register your repository; a spec is inferred unless it has environment.json.
+env add     register your repository; a spec is inferred unless it has environment.json:
+            the runner (${RUNNERS.join(', ')}) from the test script,
+            config files and dependencies, a src/ layout, the dependencies to install.
+            --test-command is a shell line; one naming a known runner gets its report added,
+            any other needs --report. --env sets a variable for setup and tests (repeatable).
             A name already registered is refused: --force replaces that environment,
             --name registers this one under another name (a starter's name is never replaced)
 env check   build the dependency layer, run the reference suite twice in the sandbox,
@@ -73,10 +78,15 @@ async function add(ctx: CliContext, store: Store, rest: string[]): Promise<numbe
   // An empty value counts as not given.
   const language = flag('language') || undefined;
   const report = flag('report') || undefined;
+  const runner = flag('runner') || undefined;
+  if (runner !== undefined && !isOneOf(RUNNERS, runner)) throw new UserError(`unknown runner "${runner}"`, `use ${RUNNERS.join(', ')}`);
+  const env = envAssignments(listFlag(ctx.flags, 'env'));
   if (language !== undefined && !isOneOf(LANGUAGES, language)) throw new UserError(`unknown language "${language}"`, `use ${LANGUAGES.join(', ')}`);
   if (report !== undefined && !isOneOf(REPORT_FORMATS, report)) throw new UserError(`unknown report format "${report}"`, `use ${REPORT_FORMATS.join(', ')}`);
-  const { spec, replaced } = await addEnvironment(store, target, {
+  const { spec, replaced, inferred } = await addEnvironment(store, target, {
     force: Boolean(ctx.flags.force),
+    ...(runner ? { runner } : {}),
+    ...(Object.keys(env).length ? { env } : {}),
     ...(name ? { name } : {}),
     ...(language ? { language } : {}),
     ...(testCommand ? { testCommand } : {}),
@@ -84,12 +94,24 @@ async function add(ctx: CliContext, store: Store, rest: string[]): Promise<numbe
     ...(testPaths ? { testPaths: testPaths.split(',') } : {}),
     ...(ref ? { ref } : {}),
   });
-  const done = `${replaced ? `replaced "${spec.name}" (was added by \`${replaced.origin}\`)` : `registered "${spec.name}"`}. Next: frognano env check ${spec.name}`;
+  const why = inferred ? `runner: ${inferred.runner} (${inferred.evidence})${inferred.notes.map((n) => `; ${n}`).join('')}\n` : '';
+  const done = `${why}${replaced ? `replaced "${spec.name}" (was added by \`${replaced.origin}\`)` : `registered "${spec.name}"`}. Next: frognano env check ${spec.name}`;
   ctx.out(JSON.stringify(spec, null, 2));
   // With --json, stdout is the spec alone; the note goes to stderr.
   if (ctx.flags.json) ctx.err(done);
   else ctx.out(`\n${done}`);
   return 0;
+}
+
+/** `--env KEY=VALUE` values as a map; a value may hold "=" itself. */
+export function envAssignments(values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(v);
+    if (!m) throw new UserError(`--env "${v}" is not KEY=VALUE`, 'write e.g. --env DJANGO_SETTINGS_MODULE=tests.settings (repeat --env for each variable)');
+    out[m[1]!] = m[2]!;
+  }
+  return out;
 }
 
 function seconds(ms: number): string {

@@ -19,8 +19,15 @@ export function numberFlag(value: unknown, flag: string, fallback: number, min =
 }
 
 /** A string option's value; parseCommandLine has already refused one given without a value. */
-export function stringFlag(flags: Record<string, string | boolean | undefined>, name: string): string | undefined {
+export function stringFlag(flags: Record<string, string | boolean | string[] | undefined>, name: string): string | undefined {
   const value = flags[name];
   if (typeof value === 'boolean') throw new Error(`--${name} was parsed as a boolean, but it takes a value`);
-  return value;
+  return Array.isArray(value) ? value.at(-1) : value;
+}
+
+/** A flag that may be given several times (`--env A=1 --env B=2`), as a list. */
+export function listFlag(flags: Record<string, string | boolean | string[] | undefined>, name: string): string[] {
+  const value = flags[name];
+  if (typeof value === 'boolean') throw new Error(`--${name} was parsed as a boolean, but it takes a value`);
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }

@@ -147,7 +147,7 @@ function sharedFactory(model: Model): ModelFactory {
   };
 }
 
-export async function modelFactory(flags: Record<string, string | boolean | undefined>): Promise<ModelFactory> {
+export async function modelFactory(flags: Record<string, string | boolean | string[] | undefined>): Promise<ModelFactory> {
   const model = stringFlag(flags, 'model');
   const checkpoint = stringFlag(flags, 'checkpoint');
   if (checkpoint !== undefined && model !== 'embedded') throw new UserError('--checkpoint is for --model embedded', 'pass --model embedded --checkpoint FILE');

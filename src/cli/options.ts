@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { UserError } from '../util/errors.js';
 
-type Option = { type: 'string' | 'boolean'; short?: string };
+type Option = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 type Options = Record<string, Option>;
 const str: Option = { type: 'string' };
 const bool: Option = { type: 'boolean' };
@@ -23,7 +23,12 @@ const MODEL = names('model base-url api-key model-path model-timeout extra-body 
 
 export const COMMAND_OPTIONS: Record<string, Options> = {
   help: {},
-  env: { ...names('name language test-command report test-paths ref', str), all: bool, force: bool },
+  env: {
+    ...names('name language runner test-command report test-paths ref', str),
+    env: { type: 'string', multiple: true },
+    all: bool,
+    force: bool,
+  },
   synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model', str),
   task: names('env format out tasks', str),
   eval: { ...MODEL, ...names('env format k n out seed tasks trajectories workers max-steps', str) },
@@ -45,7 +50,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
 export interface ParsedArgs {
   command: string | undefined;
   positionals: string[];
-  flags: Record<string, string | boolean | undefined>;
+  flags: Record<string, string | boolean | string[] | undefined>;
 }
 
 /** The closest known flag, for a "did you mean" (edit distance at most 2). */

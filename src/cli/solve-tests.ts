@@ -5,6 +5,7 @@
 // judged by its exit status alone.
 import type { EnvironmentSpec } from '../env/spec.js';
 import { inferSpec } from '../env/infer.js';
+import { parseTestCommand } from '../env/runners/command.js';
 import { REPORT_FORMATS, SpecError } from '../env/spec.js';
 import { someIds, type RunComparison } from '../grading/compare.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
@@ -17,7 +18,8 @@ export type RepoTests = { spec: EnvironmentSpec } | { shell: string } | { unavai
 
 /** How the repository's tests are run for the check. */
 export function repoTests(snapshot: string, repo: string, testCommand: string | undefined, report: string | undefined): RepoTests {
-  if (testCommand && !report) return { shell: testCommand };
+  // A command naming a known runner gets that runner's report; any other is judged by its exit status.
+  if (testCommand && !report && !parseTestCommand(testCommand)) return { shell: testCommand };
   const format = report || undefined;
   if (format !== undefined && !isOneOf(REPORT_FORMATS, format))
     return { unavailable: `--report "${format}" is not supported (use one of ${REPORT_FORMATS.join(', ')})` };

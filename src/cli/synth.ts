@@ -6,7 +6,7 @@ import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import type { HintLevel, Strategy, TestVisibility } from '../task/task.js';
 import { LlmGenerator } from '../taskpilot/llm.js';
-import { STRATEGIES, synthesize, type Counts, type SynthStats } from '../taskpilot/synth.js';
+import { STRATEGIES, synthesize, type Counts, type Rejection, type SynthStats } from '../taskpilot/synth.js';
 import { patchKey } from '../taskpilot/validate.js';
 import { cpuSeconds } from '../util/cpu.js';
 import { UserError } from '../util/errors.js';
@@ -186,9 +186,12 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       ctx.out(JSON.stringify({ ...stats, tasks: stats.tasks.map((t) => t.id), cpuMinutes: cpuMin, wallMinutes: wallMin, outDir }, null, 2));
     } else {
       ctx.out(yieldTables(stats));
+      const why = rejectionSummary(stats.rejections);
+      if (why) ctx.out(`\nwhy candidates were rejected (count, then up to 3 examples; all of them: --json):\n${why}`);
       ctx.out(`\n${valid} valid tasks written to ${outDir}`);
       ctx.out(
-        `throughput: ${(valid / Math.max(cpuMin, 1e-9)).toFixed(1)} valid tasks per CPU-minute (${cpuMin.toFixed(1)} CPU-min, ${wallMin.toFixed(1)} min wall, ${runtime.name} runtime)`,
+        `throughput: ${(valid / Math.max(wallMin, 1e-9)).toFixed(1)} valid tasks per wall-clock minute (${valid} in ${wallMin.toFixed(2)} min); ` +
+          `${cpuMin.toFixed(2)} CPU-min with the sandboxes' own, ${(valid / Math.max(cpuMin, 1e-9)).toFixed(1)} valid tasks per CPU-minute (${runtime.name} runtime)`,
       );
     }
     for (const e of stats.errors.slice(0, 10)) ctx.err(`error: ${e}`);
@@ -196,4 +199,21 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/** Rejections grouped by outcome: the count, then a few distinct details with the environment and operator. */
+export function rejectionSummary(rejections: readonly Rejection[]): string {
+  const groups = new Map<string, Rejection[]>();
+  for (const r of rejections) groups.set(r.outcome, [...(groups.get(r.outcome) ?? []), r]);
+  const lines: string[] = [];
+  for (const [outcome, list] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
+    lines.push(`  ${outcome} (${list.length})`);
+    const seen = new Set<string>();
+    for (const r of list) {
+      if (seen.size >= 3 || seen.has(r.detail)) continue;
+      seen.add(r.detail);
+      lines.push(`    - ${r.env} ${r.operators.join('+')}: ${r.detail}`);
+    }
+  }
+  return lines.join('\n');
 }

@@ -1,15 +1,17 @@
 // Building an environment once: a snapshot of its source (what every
 // workspace is copied from) and its dependency layer (what setup produced,
-// mounted read-only into every workspace). Both are cached by a hash of the
-// spec and the source, so a rebuild happens only when either changes.
+// mounted read-only into every workspace). The snapshot is cached by a hash
+// of the spec and the source; the layer by its setup steps and lockfiles
+// (layerKey), so environments that share a lockfile share one layer.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import type { Runtime } from '../runtime/types.js';
+import { LAYER_CACHES, type Runtime } from '../runtime/types.js';
 import { hostPython } from '../runtime/host.js';
 import { git } from '../util/git.js';
+import { isRecord } from '../util/guards.js';
 import { subdir } from '../util/paths.js';
 import { sourceDir, type LoadedEnv } from './load.js';
 
@@ -95,6 +97,45 @@ export interface BuildOptions {
   force?: boolean;
 }
 
+/** Files whose content decides what setup installs: lockfiles first, manifests where there is no lockfile. */
+const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', '.npmrc'];
+const PY_MANIFESTS = /^(requirements[^/]*\.txt|requirements\/[^/]+\.txt|pyproject\.toml|setup\.py|setup\.cfg)$/;
+
+/**
+ * The dependency layer's key: the setup steps, the layer paths, the variables
+ * setup runs with, and the content of the lockfiles (or, without one, the
+ * dependency fields of package.json and the Python manifests). Two
+ * environments with the same key share one layer, built once.
+ */
+export function layerKey(spec: LoadedEnv['spec'], src: string): string {
+  const h = createHash('sha256').update(JSON.stringify({ setup: spec.setup, layer: spec.layer, env: spec.test.env }));
+  const files = readdirSync(src).filter((f) => LOCKFILES.includes(f) || PY_MANIFESTS.test(f));
+  if (existsSync(join(src, 'requirements')))
+    files.push(
+      ...readdirSync(join(src, 'requirements'))
+        .map((f) => `requirements/${f}`)
+        .filter((f) => PY_MANIFESTS.test(f)),
+    );
+  for (const rel of files.sort()) {
+    const path = join(src, rel);
+    if (statSync(path).isFile()) h.update(rel).update('\0').update(readFileSync(path)).update('\0');
+  }
+  const pkgPath = join(src, 'package.json');
+  if (existsSync(pkgPath) && !files.some((f) => f !== '.npmrc' && LOCKFILES.includes(f))) {
+    // No lockfile: what npm install resolves is decided by the dependency fields alone.
+    let pkg: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(pkgPath, 'utf8'));
+      if (isRecord(parsed)) pkg = parsed;
+    } catch {
+      h.update(readFileSync(pkgPath)); // unreadable: the whole file is the key
+    }
+    const fields = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'overrides', 'workspaces', 'bin'];
+    h.update(JSON.stringify(fields.map((f) => pkg[f] ?? null)));
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
 export async function buildEnvironment(env: LoadedEnv, opts: BuildOptions): Promise<BuiltEnv> {
   const { spec } = env;
   const src = sourceDir(env) ?? (await checkout(env, opts.dataDir));
@@ -102,8 +143,10 @@ export async function buildEnvironment(env: LoadedEnv, opts: BuildOptions): Prom
   const hash = hashSource(env, src);
   const home = join(subdir(opts.dataDir, 'envs', spec.name), hash);
   const snapshot = join(home, 'snapshot');
-  const layers = spec.layer.map((rel) => ({ rel, host: join(home, 'layer', rel) }));
-  if (existsSync(join(home, 'ready')) && !opts.force) return { env, hash, snapshot, layers, built: false, setupMs: 0 };
+  const layerHome = spec.setup.length ? join(subdir(opts.dataDir, 'layers'), layerKey(spec, src)) : null;
+  const layers = layerHome ? spec.layer.map((rel) => ({ rel, host: join(layerHome, rel) })) : [];
+  const layerReady = layerHome !== null && existsSync(join(layerHome, 'ready')) && !opts.force;
+  if (existsSync(join(home, 'ready')) && !opts.force && (layerHome === null || layerReady)) return { env, hash, snapshot, layers, built: false, setupMs: 0 };
 
   rmSync(home, { recursive: true, force: true });
   const staging = `${home}.building-${process.pid}`;
@@ -114,17 +157,34 @@ export async function buildEnvironment(env: LoadedEnv, opts: BuildOptions): Prom
   }
 
   let setupMs = 0;
-  if (spec.setup.length > 0) {
-    opts.onProgress?.(`${spec.name}: building the dependency layer (${spec.setup.length} setup step(s))`);
+  if (layerHome && !layerReady) {
     const started = performance.now();
-    const build = join(staging, 'build');
-    const out = join(staging, 'out');
-    cpSync(join(staging, 'snapshot'), build, { recursive: true });
-    mkdirSync(out);
+    await buildLayer(spec, join(staging, 'snapshot'), layerHome, opts).catch((err: unknown) => {
+      rmSync(staging, { recursive: true, force: true });
+      throw err;
+    });
+    setupMs = performance.now() - started;
+  } else if (layerHome) opts.onProgress?.(`${spec.name}: the dependency layer is shared with an environment of the same lockfile and setup`);
+  writeFileSync(join(staging, 'ready'), new Date().toISOString());
+  renameSync(staging, home);
+  return { env, hash, snapshot, layers, built: true, setupMs };
+}
+
+/** Runs setup on a copy of the snapshot and keeps the layer paths it made, under `layerHome`. */
+async function buildLayer(spec: LoadedEnv['spec'], snapshot: string, layerHome: string, opts: BuildOptions): Promise<void> {
+  opts.onProgress?.(`${spec.name}: building the dependency layer (${spec.setup.length} setup step(s))`);
+  const staging = `${layerHome}.building-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  const build = join(staging, 'build');
+  const out = join(staging, 'out');
+  cpSync(snapshot, build, { recursive: true });
+  mkdirSync(out);
+  try {
     const uid = 199999;
     if (process.getuid?.() === 0 && opts.runtime.isolated) await run('chown', ['-R', `${uid}:${uid}`, build, out]);
     const mounts = { root: build, layers: [], outDir: out, uid };
-    const env = await npmRegistry();
+    // The test environment (--env values among it) holds for setup too: a variable a build needs is usually one the tests need.
+    const env = { ...spec.test.env, ...(await npmRegistry()) };
     for (const step of spec.setup) {
       opts.onProgress?.(`${spec.name}: $ ${step}`);
       const res = await opts.runtime.exec(mounts, {
@@ -135,26 +195,23 @@ export async function buildEnvironment(env: LoadedEnv, opts: BuildOptions): Prom
         limits: { memoryMb: 4096, maxOutputBytes: 16 * 1024 * 1024 },
       });
       if (res.exitCode !== 0) {
-        rmSync(staging, { recursive: true, force: true });
         const why = res.timedOut ? 'timed out' : (res.spawnError ?? `exited ${res.exitCode}`);
         const tail = `${res.stdout}\n${res.stderr}`.trimEnd().split('\n').slice(-20).join('\n');
         throw new Error(`${spec.name}: setup step "${step}" ${why}:\n${tail}`);
       }
     }
-    for (const { rel } of layers) {
+    for (const rel of spec.layer) {
       const made = join(build, rel);
-      if (!existsSync(made)) {
-        rmSync(staging, { recursive: true, force: true });
-        throw new Error(`${spec.name}: setup did not create the layer path "${rel}"; fix "layer" or "setup" in the spec`);
-      }
+      if (!existsSync(made)) throw new Error(`${spec.name}: setup did not create the layer path "${rel}"; fix "layer" or "setup" in the spec`);
       mkdirSync(join(staging, 'layer', rel, '..'), { recursive: true });
       renameSync(made, join(staging, 'layer', rel));
+      // Mount points for the caches runners write at run time (the layer itself is read-only then).
+      for (const cache of LAYER_CACHES[rel] ?? []) mkdirSync(join(staging, 'layer', rel, cache), { recursive: true });
     }
-    rmSync(build, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
-    setupMs = performance.now() - started;
+    writeFileSync(join(staging, 'layer', 'ready'), new Date().toISOString());
+    rmSync(layerHome, { recursive: true, force: true });
+    renameSync(join(staging, 'layer'), layerHome);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
-  writeFileSync(join(staging, 'ready'), new Date().toISOString());
-  renameSync(staging, home);
-  return { env, hash, snapshot, layers, built: true, setupMs };
 }

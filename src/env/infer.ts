@@ -1,47 +1,49 @@
 // `env add`: turn a user's repository into an environment spec. A spec file in
-// the repository wins; otherwise the language, test runner, setup and test
-// paths are inferred from its files, and what cannot be inferred is an error
-// that names the flag to pass.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// the repository wins; otherwise the language, test runner, dependencies and
+// test paths are read from the project's own files (package.json scripts and
+// config files, pyproject.toml, setup.cfg, tox.ini, pytest.ini), and what
+// cannot be inferred is an error that names the one flag to pass.
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UserError } from '../util/errors.js';
+import { get, Project } from './project.js';
 import { SPEC_FILE } from './load.js';
+import { parseTestCommand, leadingAssignments, needReport } from './runners/command.js';
+import { jsRunner, jsTestPaths } from './runners/js.js';
+import { pythonDependencies } from './runners/python-deps.js';
+import { pythonRunner } from './runners/python.js';
+import { RUNNERS, type DependencyPlan, type RunnerName, type RunnerPlan } from './runners/types.js';
 import { validateSpec, type EnvironmentSpec, type Language, type ReportFormat } from './spec.js';
-import { isRecord } from '../util/guards.js';
 
 export interface InferOptions {
   name?: string;
   language?: Language;
-  /** A full test command, split on spaces; it overrides the inferred one. */
+  /** The runner, where the project does not say. */
+  runner?: RunnerName;
+  /** The command that runs the tests, as a shell line; it overrides the inferred one. */
   testCommand?: string;
   report?: ReportFormat;
   testPaths?: string[];
+  /** Environment variables for setup and tests (--env KEY=VALUE). */
+  env?: Record<string, string>;
 }
 
-function readJson(path: string): Record<string, unknown> | null {
-  try {
-    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return isRecord(data) ? data : null;
-  } catch {
-    return null;
-  }
+/** Why the spec is what it is: shown by `env add`. */
+export interface Inference {
+  spec: EnvironmentSpec;
+  runner: RunnerName | 'custom';
+  evidence: string;
+  notes: string[];
 }
 
-function hasFile(dir: string, pred: (name: string) => boolean, depth = 3): boolean {
-  if (depth < 0) return false;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    if (entry.isDirectory() ? hasFile(join(dir, entry.name), pred, depth - 1) : pred(entry.name)) return true;
-  }
-  return false;
-}
+const PY_RUNNERS: RunnerName[] = ['pytest', 'unittest'];
 
-export function detectLanguage(dir: string): Language | null {
-  if (existsSync(join(dir, 'package.json'))) {
-    return existsSync(join(dir, 'tsconfig.json')) || hasFile(dir, (n) => /\.tsx?$/.test(n) && !n.endsWith('.d.ts')) ? 'typescript' : 'javascript';
+export function detectLanguage(p: Project): Language | null {
+  if (p.exists('package.json')) {
+    return p.exists('tsconfig.json') || p.find((n) => /\.tsx?$/.test(n) && !n.endsWith('.d.ts')).length ? 'typescript' : 'javascript';
   }
-  if (['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'].some((f) => existsSync(join(dir, f)))) return 'python';
-  if (hasFile(dir, (n) => n.endsWith('.py'))) return 'python';
+  if (['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'].some((f) => p.exists(f))) return 'python';
+  if (p.find((n) => n.endsWith('.py')).length) return 'python';
   return null;
 }
 
@@ -54,125 +56,95 @@ function defaultName(dir: string): string {
   );
 }
 
-interface Inferred {
-  setup: string[];
-  layer: string[];
-  command: string[];
-  report: ReportFormat;
-  from: 'stdout' | 'file';
-  env: Record<string, string>;
-  testPaths: string[];
+function jsDependencies(p: Project): DependencyPlan {
+  const pkg = p.json('package.json');
+  const deps = [pkg?.dependencies, pkg?.devDependencies].flatMap((d) => (d && typeof d === 'object' ? Object.keys(d) : []));
+  if (deps.length === 0) return { setup: [], layer: [], env: {} };
+  return { setup: [p.exists('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund'], layer: ['node_modules'], env: {} };
 }
 
-function existingPaths(dir: string, candidates: string[]): string[] {
-  return candidates.filter((c) => existsSync(join(dir, c.replace(/\/\*\*$/, ''))));
-}
-
-function inferJs(dir: string): Inferred {
-  const pkg = readJson(join(dir, 'package.json')) ?? {};
-  const deps = { ...(isRecord(pkg.dependencies) ? pkg.dependencies : {}), ...(isRecord(pkg.devDependencies) ? pkg.devDependencies : {}) };
-  const hasDeps = Object.keys(deps).length > 0;
-  const setup = hasDeps ? [existsSync(join(dir, 'package-lock.json')) ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund'] : [];
-  const layer = hasDeps ? ['node_modules'] : [];
-  const testPaths = existingPaths(dir, ['test/**', 'tests/**', '__tests__/**', 'spec/**']);
-  const paths = testPaths.length ? testPaths : ['**/*.test.*', '**/*.spec.*'];
-  if (deps.vitest) {
+/** The runner plan from the project's files, or from --runner / --test-command. */
+function plan(p: Project, language: Language, opts: InferOptions): RunnerPlan {
+  const line = opts.testCommand?.trim();
+  if (line) {
+    const parsed = parseTestCommand(line);
+    if (parsed && !opts.report) {
+      const env = leadingAssignments(line);
+      const made = PY_RUNNERS.includes(parsed.runner) ? pythonRunner(p, parsed.runner, parsed.args) : jsRunner(p, parsed.runner, parsed.args);
+      if (made) return { ...made, env: { ...made.env, ...env }, evidence: `--test-command runs ${parsed.runner}` };
+    }
+    if (!opts.report) needReport(line);
+    // A shell line run as it is: its report is on stdout, or in the file it names as {report}.
     return {
-      setup,
-      layer,
-      command: ['node', 'node_modules/vitest/vitest.mjs', 'run', '--reporter=json', `--outputFile={report}`],
-      report: 'jest-json',
-      from: 'file',
+      runner: parsed?.runner ?? 'node-test',
+      command: ['sh', '-c', line],
+      report: { format: opts.report, from: line.includes('{report}') ? 'file' : 'stdout' },
       env: {},
-      testPaths: paths,
+      testPaths: language === 'python' ? ['tests/**', 'test/**', '**/test_*.py', '**/*_test.py'] : jsTestPaths(p, []),
+      evidence: '--test-command (a shell line)',
     };
   }
-  if (deps.jest) {
-    return {
-      setup,
-      layer,
-      command: ['node', 'node_modules/jest/bin/jest.js', '--ci', '--json', `--outputFile={report}`],
-      report: 'jest-json',
-      from: 'file',
-      env: {},
-      testPaths: paths,
-    };
-  }
-  const dirs = testPaths.map((p) => p.replace(/\/\*\*$/, ''));
-  if (dirs.length === 0) return { setup, layer, command: [], report: 'tap', from: 'stdout', env: {}, testPaths: paths };
-  const loader = existsSync(join(dir, 'tsconfig.json')) && deps.tsx ? ['--import', 'tsx'] : [];
-  // TAP to the report file for grading (what test code prints cannot reach it) and to stdout for the agent.
-  const tap = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=tap', '--test-reporter-destination={report}'];
-  return { setup, layer, command: ['node', ...loader, '--test', ...tap, ...dirs], report: 'tap', from: 'file', env: {}, testPaths: paths };
+  if (language === 'python') return pythonRunner(p, opts.runner);
+  const made = jsRunner(p, opts.runner);
+  if (made) return made;
+  throw new UserError(
+    `could not tell how ${p.dir} runs its tests: its package.json has no test script naming a runner, no runner config or dependency, and no file imports node:test`,
+    `pass --runner ${RUNNERS.filter((r) => !PY_RUNNERS.includes(r)).join('|')}`,
+  );
 }
 
-function inferPython(dir: string): Inferred {
-  const testPaths = existingPaths(dir, ['tests/**', 'test/**']);
-  const paths = testPaths.length ? testPaths : ['**/test_*.py', '**/*_test.py'];
-  const reqs = existsSync(join(dir, 'requirements.txt'));
-  return {
-    // Third-party packages go into a layer directory put on PYTHONPATH.
-    setup: reqs ? ['{python} -m pip install --quiet --target .pydeps -r requirements.txt'] : [],
-    layer: reqs ? ['.pydeps'] : [],
-    command: [
-      '{python}',
-      '-m',
-      'pytest',
-      '-p',
-      'no:cacheprovider',
-      '-o',
-      'junit_family=xunit1',
-      '--junitxml={report}',
-      '-q',
-      ...testPaths.map((p) => p.replace(/\/\*\*$/, '')),
-    ],
-    report: 'junit',
-    from: 'file',
-    env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', ...(reqs ? { PYTHONPATH: '.pydeps' } : {}) },
-    testPaths: paths,
-  };
-}
-
-/** A validated spec for the repository at `dir` (a checkout for git sources). */
-export function inferSpec(dir: string, source: EnvironmentSpec['source'], opts: InferOptions = {}): EnvironmentSpec {
+/** A validated spec for the repository at `dir` (a checkout for git sources), with what decided it. */
+export function inferEnvironment(dir: string, source: EnvironmentSpec['source'], opts: InferOptions = {}): Inference {
   const own = join(dir, SPEC_FILE);
+  const p = new Project(dir);
   if (existsSync(own)) {
-    const raw = readJson(own);
-    return validateSpec({ ...raw, source, ...(opts.name ? { name: opts.name } : {}) }, own);
+    const raw = p.json(SPEC_FILE);
+    const spec = validateSpec({ ...raw, source, ...(opts.name ? { name: opts.name } : {}) }, own);
+    return { spec, runner: 'custom', evidence: `the repository's own ${SPEC_FILE}`, notes: [] };
   }
-  const language = opts.language ?? detectLanguage(dir);
+  const language = opts.language ?? detectLanguage(p);
   if (!language) {
     throw new UserError(
       `could not tell the language of ${dir}: no package.json, pyproject.toml, setup.py or .py files`,
       'pass --language javascript|typescript|python, or add an environment.json (see docs/environments.md)',
     );
   }
-  const inferred = language === 'python' ? inferPython(dir) : inferJs(dir);
-  if (opts.testCommand && !opts.report) {
-    throw new UserError('--test-command needs --report to say how to read its output', 'pass --report tap|junit|jest-json');
+  if (opts.runner && PY_RUNNERS.includes(opts.runner) !== (language === 'python')) {
+    throw new UserError(`--runner ${opts.runner} does not run ${language} tests`, `pass a runner for ${language}, or --language`);
   }
-  const command = opts.testCommand ? opts.testCommand.split(/\s+/).filter(Boolean) : inferred.command;
-  if (command.length === 0) {
-    throw new UserError(
-      `could not find the tests of ${dir} (no test/, tests/, __tests__/ or spec/ directory)`,
-      'pass --test-command "<runner with a machine-readable reporter>", --report and --test-paths "<glob>"',
+  const run = plan(p, language, opts);
+  const notes: string[] = [];
+  let deps: DependencyPlan = jsDependencies(p);
+  if (language === 'python') {
+    const py = pythonDependencies(
+      p,
+      typeof get(p.toml('pyproject.toml'), 'project', 'name') === 'string' ? String(get(p.toml('pyproject.toml'), 'project', 'name')) : undefined,
     );
+    deps = py;
+    if (py.missing.length) notes.push(`installs ${py.missing.length} package(s) the interpreter lacks: ${py.missing.join(', ')}`);
   }
-  const report = opts.report ?? inferred.report;
-  const from = opts.testCommand ? (command.some((a) => a.includes('{report}')) ? 'file' : 'stdout') : inferred.from;
-  return validateSpec(
+  // Import paths add up: the dependency layer's and a src/ layout's.
+  const paths = [deps.env.PYTHONPATH, run.env.PYTHONPATH, opts.env?.PYTHONPATH].filter(Boolean);
+  const env = { ...deps.env, ...run.env, ...opts.env, ...(paths.length ? { PYTHONPATH: [...new Set(paths.join(':').split(':'))].join(':') } : {}) };
+  const spec = validateSpec(
     {
       schema: 'frognano.environment/v1',
       name: opts.name ?? defaultName(dir),
-      description: `${language} repository added from ${dir}`,
+      description: `${language} repository added from ${dir} (${run.runner})`,
       language,
       source,
-      setup: inferred.setup,
-      layer: inferred.layer,
-      test: { command, report: { format: report, from }, env: inferred.env },
-      testPaths: opts.testPaths ?? inferred.testPaths,
+      setup: deps.setup,
+      layer: deps.layer,
+      test: { command: run.command, report: run.report, env },
+      testPaths: opts.testPaths ?? run.testPaths,
       timeoutSec: 300,
     },
     `inferred for ${dir}`,
   );
+  return { spec, runner: run.runner, evidence: run.evidence, notes };
+}
+
+/** A validated spec for the repository at `dir`. */
+export function inferSpec(dir: string, source: EnvironmentSpec['source'], opts: InferOptions = {}): EnvironmentSpec {
+  return inferEnvironment(dir, source, opts).spec;
 }

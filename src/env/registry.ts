@@ -6,7 +6,7 @@ import type { RegisteredEnv, Store } from '../store/store.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
 import { isRecord } from '../util/guards.js';
-import { inferSpec, type InferOptions } from './infer.js';
+import { inferEnvironment, type InferOptions, type Inference } from './infer.js';
 import { loadSpecFile, SPEC_FILE, starterEnvs, type LoadedEnv } from './load.js';
 import { validateSpec, type EnvironmentSpec } from './spec.js';
 
@@ -38,6 +38,8 @@ function looksLikeGitUrl(target: string): boolean {
 export interface AddedEnvironment {
   spec: EnvironmentSpec;
   replaced?: RegisteredEnv;
+  /** How the spec was decided: the runner and what named it. */
+  inferred?: Omit<Inference, 'spec'>;
 }
 
 /** The registration stored under a name, if any. */
@@ -73,15 +75,21 @@ export async function addEnvironment(store: Store, target: string, opts: InferOp
   // A name given up front is checked before any clone or inference.
   if (opts.name) claimName(store, opts.name, force);
   let spec: EnvironmentSpec;
+  let inferred: Omit<Inference, 'spec'> | undefined;
   let baseDir = '/';
+  const infer = (dir: string, source: EnvironmentSpec['source']) => {
+    const { spec: s, ...why } = inferEnvironment(dir, source, opts);
+    inferred = why;
+    return s;
+  };
   if (looksLikeGitUrl(target) && !existsSync(target)) {
     // Inspect a temporary clone; the build step clones again into the data directory.
     const tmp = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', 'frognano-add-'));
     try {
       await git(['clone', '-q', '--depth', '50', target, tmp]);
-      if (opts.ref) await git(['checkout', '-q', '--detach', opts.ref], { cwd: tmp });
-      const ref = opts.ref ?? (await git(['rev-parse', 'HEAD'], { cwd: tmp })).trim();
-      spec = inferSpec(tmp, { git: target, ref }, opts);
+      if (opts.ref) await checkoutRef(tmp, opts.ref);
+      const ref = (await git(['rev-parse', 'HEAD'], { cwd: tmp })).trim();
+      spec = infer(tmp, { git: target, ref });
     } catch (err) {
       if (err instanceof UserError) throw err;
       throw new UserError(`could not clone ${target}: ${errorMessage(err)}`, 'check the URL and that this machine can reach it');
@@ -97,10 +105,20 @@ export async function addEnvironment(store: Store, target: string, opts: InferOp
       spec = opts.name ? { ...own.spec, name: opts.name } : own.spec;
       baseDir = dir;
     } else {
-      spec = inferSpec(dir, { path: dir }, opts);
+      spec = infer(dir, { path: dir });
     }
   }
   const replaced = claimName(store, spec.name, force);
   store.addEnvironment(spec, baseDir, `env add ${target}`);
-  return replaced ? { spec, replaced } : { spec };
+  return { spec, ...(replaced ? { replaced } : {}), ...(inferred ? { inferred } : {}) };
+}
+
+/** Checks out a ref in a shallow clone: fetched on its own when it is older than the clone's depth (a pinned commit). */
+async function checkoutRef(dir: string, ref: string): Promise<void> {
+  try {
+    await git(['checkout', '-q', '--detach', ref], { cwd: dir });
+  } catch {
+    await git(['fetch', '-q', '--depth', '1', 'origin', ref], { cwd: dir });
+    await git(['checkout', '-q', '--detach', 'FETCH_HEAD'], { cwd: dir });
+  }
 }

@@ -96,7 +96,15 @@ export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Prom
   if (runs.every((r) => r.outcome === 'completed')) {
     const share = total > 0 ? passed / total : 0;
     if (share < MIN_PASS_SHARE) {
-      reasons.push(`only ${passed} of ${total} tests pass (${(share * 100).toFixed(0)}%); at least ${MIN_PASS_SHARE * 100}% must pass on the reference code`);
+      const failing = [...last.tests.values()].filter((t) => t.status === 'failed' || t.status === 'error');
+      const list = failing
+        .slice(0, 5)
+        .map((t) => `${t.id}${t.message ? ` (${t.message.split('\n')[0]!.slice(0, 120)})` : ''}`)
+        .join('; ');
+      reasons.push(
+        `only ${passed} of ${total} tests pass (${(share * 100).toFixed(0)}%); at least ${MIN_PASS_SHARE * 100}% must pass on the reference code` +
+          (failing.length ? `. Failing: ${list}${failing.length > 5 ? `; and ${failing.length - 5} more` : ''}` : ''),
+      );
     }
     if (flaky.length > 0) {
       const list = flaky

@@ -14,7 +14,7 @@ import { projectTestFiles } from './tests/project.js';
 
 /** The failing tests to hold back: about a third of the definitions they come from, none when there is only one. */
 export async function chooseHeldBack(snapshot: string, spec: EnvironmentSpec, f2p: readonly string[], random: () => number): Promise<string[]> {
-  const style = idStyle(spec.test.report.format);
+  const style = idStyle(spec.test.report.format, spec.language);
   const index = indexDefs(await projectTestFiles(snapshot, spec, f2p), style);
   const units = new Map<TestDef, string[]>();
   let unlocated = 0;
@@ -34,7 +34,7 @@ export async function chooseHeldBack(snapshot: string, spec: EnvironmentSpec, f2
 
 /** Test files without the held-back tests: path to new content. */
 export async function withoutHeldBack(snapshot: string, spec: EnvironmentSpec, heldBack: readonly string[]): Promise<Record<string, string>> {
-  const style = idStyle(spec.test.report.format);
+  const style = idStyle(spec.test.report.format, spec.language);
   const files = await projectTestFiles(snapshot, spec, heldBack);
   const index = indexDefs(files, style);
   const out: Record<string, string> = {};

@@ -97,7 +97,8 @@ function sameFileTwins(file: TestFile, chosen: Unit[], style: IdStyle, random: (
     const rank = Math.floor(random() * (copies.length + 1));
     const own = file.text.slice(u.def.start, u.def.end);
     edits.set(u.def, [...copies.slice(0, rank), own, ...copies.slice(rank)].join(`\n${u.def.indent}`));
-    const id = testIdOf(u.def, style);
+    // The id the report gave this test, whichever of the JavaScript namings the runner uses.
+    const id = u.ids[0] ?? testIdOf(u.def, style);
     for (let n = 0; n <= copies.length; n++) {
       if (n === rank) {
         if (n > 0) plan.renamed[occurrence(id, n)] = id;

@@ -2,6 +2,7 @@
 // for trust: a run with no sign that tests ran is an infrastructure failure,
 // and the runner's exit code must agree with the parsed report.
 import { join } from 'node:path';
+import { expandUnittest } from '../env/runners/unittest-junit.js';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { parseReport, type TestResult } from '../report/index.js';
 import { hostPython } from '../runtime/host.js';
@@ -29,9 +30,9 @@ const REPORT_FILE = 'report';
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** The test argv with `{python}` and `{report}` filled in for this workspace. */
-export function testArgv(spec: EnvironmentSpec, ws: Workspace): string[] {
+export function testArgv(spec: EnvironmentSpec, ws: Workspace, forAgent = false): string[] {
   const report = `${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`;
-  return spec.test.command.map((arg) => {
+  return expandUnittest(spec.test.command, forAgent).map((arg) => {
     let out = arg.replaceAll('{report}', report);
     if (out.includes('{python}')) {
       const py = hostPython();
@@ -48,7 +49,7 @@ function tail(text: string, lines = 15): string {
 
 /** The test command as an agent runs it, one shell line: its report goes to the sandbox's /tmp, not the verifier's channel. */
 export function agentTestCommand(spec: EnvironmentSpec, ws: Workspace): string {
-  return testArgv(spec, ws)
+  return testArgv(spec, ws, true)
     .map((a) => a.replace(`${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`, '/tmp/frognano-report'))
     .map(shellQuote)
     .join(' ');

@@ -12,7 +12,7 @@ export function parseReport(format: ReportFormat, text: string, rootDir?: string
     case 'tap':
       return parseTap(text);
     case 'junit':
-      return parseJunit(text);
+      return parseJunit(text, rootDir);
     case 'jest-json':
       return parseJestJson(text, rootDir);
   }

@@ -13,6 +13,8 @@ import { dedupeIds, firstLines, type ParsedReport, stableTestName, type TestResu
 interface Point {
   ok: boolean;
   name: string;
+  /** Announced by a "# Subtest:" line: a test or suite. node-tap's assertions are not. */
+  announced?: boolean;
   directive?: 'skip' | 'todo';
   yaml: Record<string, string>;
   children: Point[];
@@ -64,17 +66,50 @@ function readYaml(lines: string[]): Record<string, string> {
   return out;
 }
 
+/** A failure's message: the point's own name, then what its YAML block says (error, expected and actual, diff, ava's details). */
+function failureText(name: string, yaml: Record<string, string>): string {
+  const parts = [name, yaml.error ?? yaml.message ?? ''];
+  if (yaml.expected !== undefined || yaml.actual !== undefined) parts.push(`expected: ${yaml.expected ?? ''}`, `actual: ${yaml.actual ?? ''}`);
+  parts.push(yaml.diff ?? '', yaml.details ?? '', yaml.failureType && !yaml.error ? yaml.failureType : '');
+  return firstLines(parts.filter((x) => x && x.trim()).join('\n'));
+}
+
 function statusOf(p: Point): TestStatus {
   if (p.directive) return 'skipped';
   return p.ok ? 'passed' : 'failed';
 }
+
+/** node-tap's assertions: points inside a subtest that no "# Subtest:" line announced, with nothing below them. */
+const isAssertion = (p: Point) => !p.announced && p.children.length === 0;
 
 function flatten(points: Point[], prefix: string[], out: TestResult[]): void {
   for (const p of points) {
     const path = [...prefix, p.name];
     const duration = Number(p.yaml.duration_ms);
     const base = Number.isFinite(duration) ? { durationMs: duration } : {};
+    // node-tap: a subtest holding only assertions is one test, failed if any of them failed.
+    if (p.children.length > 0 && p.children.every(isAssertion)) {
+      const failed = p.children.find((c) => !c.ok && !c.directive);
+      const status: TestStatus = p.directive ? 'skipped' : failed || !p.ok ? 'failed' : 'passed';
+      const message = status === 'failed' ? (failed ? failureText(failed.name, failed.yaml) : failureText('', p.yaml)) : undefined;
+      out.push({ id: path.join(' > '), status, ...base, ...(message ? { message } : {}) });
+      continue;
+    }
     if (p.children.length > 0) {
+      // Assertions beside subtests (node-tap's top-level t.equal in a file) count only when one fails, as the group's own failure.
+      const loose = p.children.filter(isAssertion);
+      if (loose.length && loose.length < p.children.length) {
+        const bad = loose.find((c) => !c.ok && !c.directive);
+        if (bad) out.push({ id: path.join(' > '), status: 'failed', message: firstLines(bad.name), ...base });
+        // A skipped subtest is printed as a bare point with its directive, never announced.
+        for (const c of loose) if (c.directive) out.push({ id: [...path, c.name].join(' > '), status: 'skipped' });
+        flatten(
+          p.children.filter((c) => !isAssertion(c)),
+          path,
+          out,
+        );
+        continue;
+      }
       flatten(p.children, path, out);
       // A group that failed for its own reason (a hook, a throw in its body) is recorded too.
       const own = p.yaml.failureType;
@@ -85,7 +120,8 @@ function flatten(points: Point[], prefix: string[], out: TestResult[]): void {
     }
     if (p.yaml.type === 'suite' && p.ok) continue; // an empty suite holds no test
     const status = p.yaml.type === 'suite' ? 'error' : statusOf(p);
-    const message = p.ok ? undefined : firstLines(p.yaml.error ?? p.yaml.failureType ?? '');
+    // node:test names the error; ava and others put it under message and details.
+    const message = p.ok ? undefined : failureText('', p.yaml);
     const file = p.yaml.location?.replace(/:\d+:\d+$/, '');
     out.push({ id: path.join(' > '), status, ...base, ...(message ? { message } : {}), ...(file ? { file } : {}) });
   }
@@ -96,6 +132,9 @@ export function parseTap(text: string): ParsedReport {
   // pending[d] collects finished test points at depth d until their parent closes.
   const pending: Point[][] = [[]];
   const openNames: string[] = [];
+  // Whether the next point at a depth was announced by "# Subtest:" (node:test announces every test, node-tap no assertion).
+  const announced: boolean[] = [];
+  const structured = lines.some((l) => /^\s*# Subtest: /.test(l));
   let declaredTotal: number | undefined;
   let sawTap = false;
   for (let i = 0; i < lines.length; i++) {
@@ -107,7 +146,10 @@ export function parseTap(text: string): ParsedReport {
     const total = /^# tests (\d+)$/.exec(body);
     if (total && depth === 0) declaredTotal = Number(total[1]);
     const sub = /^# Subtest: (.*)$/.exec(body);
-    if (sub && indent % 4 === 0) openNames[depth] = stableTestName(unescape(sub[1]!));
+    if (sub && indent % 4 === 0) {
+      openNames[depth] = stableTestName(unescape(sub[1]!));
+      announced[depth] = true;
+    }
     const m = POINT.exec(body);
     if (!m || indent % 4 !== 0) continue;
     sawTap = true;
@@ -123,12 +165,14 @@ export function parseTap(text: string): ParsedReport {
     const point: Point = {
       ok: !m[1],
       name: stableTestName(unescape(name)),
+      announced: !structured || depth === 0 || announced[depth] === true,
       ...(directive ? { directive } : {}),
       yaml: readYaml(yamlLines),
       children: pending[depth + 1]!,
     };
     pending[depth + 1] = [];
     pending[depth]!.push(point);
+    announced[depth] = false;
   }
   if (!sawTap) throw new Error('not a TAP report: no TAP version line and no test points');
   // Points left at deeper levels belong to a parent that never closed (the
@@ -152,16 +196,27 @@ const SUMMARY = /^# (?:tests|suites|pass|fail|cancelled|skipped|skip|todo|durati
  */
 function tapeGroups(lines: string[]): TestResult[] | null {
   if (lines.some((l) => /^\s*# Subtest: /.test(l))) return null;
-  const groups: { name: string; statuses: TestStatus[]; message?: string }[] = [];
+  const groups: { name: string; statuses: TestStatus[]; message?: string; detailed?: boolean }[] = [];
   let inYaml = false;
+  let yaml: string[] | null = null; // the block of the group's first failure, kept for its message
   for (const line of lines) {
     if (line.trim() === '---') inYaml = true;
     if (inYaml) {
-      if (line.trim() === '...') inYaml = false;
+      if (line.trim() === '...') {
+        inYaml = false;
+        const g = groups[groups.length - 1];
+        if (yaml && g?.message !== undefined && !g.detailed) {
+          g.message = failureText(g.message, readYaml(yaml));
+          g.detailed = true;
+        }
+        yaml = null;
+      } else if (line.trim() !== '---') yaml?.push(line);
       continue;
     }
     if (/^# /.test(line) && !SUMMARY.test(line)) {
-      groups.push({ name: stableTestName(line.slice(2).trim()), statuses: [] });
+      // tape announces a skipped subtest as "# SKIP name", with no assertion under it.
+      const skip = /^# SKIP (.*)$/.exec(line);
+      groups.push({ name: stableTestName((skip ? skip[1]! : line.slice(2)).trim()), statuses: skip ? ['skipped'] : [] });
       continue;
     }
     const m = POINT.exec(line);
@@ -170,17 +225,24 @@ function tapeGroups(lines: string[]): TestResult[] | null {
     const status: TestStatus = directive ? 'skipped' : m[1] ? 'failed' : 'passed';
     const g = groups[groups.length - 1]!;
     g.statuses.push(status);
-    if (status === 'failed') g.message ??= unescape(name);
+    if (status === 'failed' && g.message === undefined) {
+      g.message = unescape(name);
+      yaml = [];
+    }
   }
   if (groups.length === 0) return null;
-  return groups.map((g) => {
-    const status: TestStatus = g.statuses.includes('failed')
-      ? 'failed'
-      : g.statuses.length && g.statuses.every((s) => s === 'skipped')
-        ? 'skipped'
-        : g.statuses.length
-          ? 'passed'
-          : 'error';
-    return { id: g.name, status, ...(g.message ? { message: g.message } : {}) };
-  });
+  // A group with no assertion of its own is a parent of subtests (each is its own group), or a test with nothing to check:
+  // tape reports a test that failed to end as a failing assertion, so an empty group hides no failure.
+  return groups
+    .filter((g) => g.statuses.length > 0)
+    .map((g) => {
+      const status: TestStatus = g.statuses.includes('failed')
+        ? 'failed'
+        : g.statuses.length && g.statuses.every((s) => s === 'skipped')
+          ? 'skipped'
+          : g.statuses.length
+            ? 'passed'
+            : 'error';
+      return { id: g.name, status, ...(g.message ? { message: g.message } : {}) };
+    });
 }

@@ -7,6 +7,8 @@
 // sandbox.
 import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { hostPython } from './host.js';
+import { join } from 'node:path';
+import { recordSandboxCpu } from '../util/cpu.js';
 import { runProcess } from '../util/process.js';
 import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
 
@@ -88,6 +90,13 @@ export function sandboxEnv(extra: Record<string, string>, home: string): Record<
   };
 }
 
+// A process in bwrap's PID namespace is reaped by the namespace's init, whose
+// time never reaches this process's children's total (/proc/self/stat): the
+// command runs under a shell that writes its children's CPU time (POSIX
+// \`times\`) to the out folder, which exec adds to the sandbox CPU meter.
+const CPU_FILE = '.frognano-cpu';
+const CPU_METER = ['sh', '-c', `"$@"; s=$?; command times > ${OUTDIR}/${CPU_FILE} 2>/dev/null; exit $s`, 'frognano'];
+
 export class BwrapRuntime implements Runtime {
   readonly name = 'bwrap' as const;
   readonly isolated = true;
@@ -140,15 +149,16 @@ export class BwrapRuntime implements Runtime {
     }
     args.push('--bind', m.root, WORKDIR);
     for (const layer of m.layers) args.push('--ro-bind', layer.host, `${WORKDIR}/${layer.rel}`);
+    for (const rel of m.scratch ?? []) args.push('--perms', '1777', '--tmpfs', `${WORKDIR}/${rel}`);
     args.push(...dirs(OUTDIR), '--bind', m.outDir, OUTDIR);
     args.push('--chdir', req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR, '--');
     const drop = asRoot ? ['setpriv', `--reuid=${m.uid}`, `--regid=${m.uid}`, '--clear-groups', '--no-new-privs', '--'] : [];
-    return [...args, ...drop, ...req.argv];
+    return [...args, ...drop, ...CPU_METER, ...req.argv];
   }
 
-  exec(m: Mounts, req: ExecRequest): Promise<ExecResult> {
+  async exec(m: Mounts, req: ExecRequest): Promise<ExecResult> {
     const limits = { ...DEFAULT_LIMITS, ...req.limits };
-    return runProcess({
+    const res = await runProcess({
       argv: this.command(m, req),
       cwd: '/',
       env: sandboxEnv(req.env ?? {}, '/tmp'),
@@ -156,5 +166,7 @@ export class BwrapRuntime implements Runtime {
       maxOutputBytes: limits.maxOutputBytes,
       ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
     });
+    recordSandboxCpu(join(m.outDir, CPU_FILE));
+    return res;
   }
 }

@@ -65,6 +65,7 @@ export class DockerRuntime implements Runtime {
       `${m.outDir}:${OUTDIR}`,
     ];
     for (const layer of m.layers) args.push('-v', `${layer.host}:${WORKDIR}/${layer.rel}:ro`);
+    for (const rel of m.scratch ?? []) args.push('--tmpfs', `${WORKDIR}/${rel}`);
     for (const [k, v] of Object.entries(req.env ?? {})) args.push('-e', `${k}=${v}`);
     args.push('-w', req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR, this.image, ...req.argv);
     return args;

@@ -31,7 +31,18 @@ export interface Mounts {
   outDir: string;
   /** Unprivileged uid/gid the sandbox runs as (bwrap); owns root and outDir. */
   uid: number;
+  /**
+   * Folders inside a read-only layer that runners insist on writing (ava's
+   * and Vite's caches under node_modules): each is an empty writable folder
+   * for the length of one command.
+   */
+  scratch?: string[];
 }
+
+/** Cache folders inside a node_modules layer that test runners write and cannot be told to move. */
+export const LAYER_CACHES: Record<string, string[]> = {
+  node_modules: ['.cache', '.vite', '.vite-temp', '.vitest-cache'],
+};
 
 export interface ExecRequest {
   argv: string[];

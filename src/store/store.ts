@@ -73,13 +73,17 @@ export class Store {
     this.db.exec(SCHEMA);
   }
 
+  /** Registers an environment; one of the same name is replaced, with its checks (they were of the old one). */
   addEnvironment(spec: { readonly name: string }, baseDir: string, origin: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO environments (name, spec_json, base_dir, origin, added_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(name) DO UPDATE SET spec_json = excluded.spec_json, base_dir = excluded.base_dir, origin = excluded.origin`,
-      )
-      .run(spec.name, JSON.stringify(spec), baseDir, origin, new Date().toISOString());
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM env_checks WHERE env = ?').run(spec.name);
+      this.db
+        .prepare(
+          `INSERT INTO environments (name, spec_json, base_dir, origin, added_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(name) DO UPDATE SET spec_json = excluded.spec_json, base_dir = excluded.base_dir, origin = excluded.origin, added_at = excluded.added_at`,
+        )
+        .run(spec.name, JSON.stringify(spec), baseDir, origin, new Date().toISOString());
+    })();
   }
 
   environments(): RegisteredEnv[] {

@@ -66,7 +66,7 @@ function behaves(c: LayoutCheck, broken: TestRun, fixed: TestRun): boolean {
 /** The checked layout, or null when neither honeypots nor moved files survive the check. */
 export async function checkedLayout(c: LayoutCheck): Promise<GradingLayout | null> {
   const spec = c.built.env.spec;
-  const style = idStyle(spec.test.report.format);
+  const style = idStyle(spec.test.report.format, spec.language);
   const random = rng(deriveSeed('grading', c.bugPatch));
   const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
   const plan = (p2p: string[]) =>

@@ -3,6 +3,7 @@
 // line the fix adds is rejected.
 import type { ChatClient } from '../model/openai.js';
 import type { HintLevel } from '../task/task.js';
+import { decodeEntities } from '../report/xml.js';
 import { addedLines } from '../util/diff.js';
 
 export interface InstructionInput {
@@ -23,28 +24,60 @@ function clip(text: string): string {
   return kept.join('\n') + (lines.length > MAX_LINES ? '\n…' : '');
 }
 
+/** Compared values as runners print them: [pattern, index of the actual value's group, of the expected's]. */
+const COMPARISONS: [RegExp, number, number][] = [
+  // unittest: "AssertionError: 0.0 != 2" (first argument, conventionally the result, on the left)
+  [/AssertionError: ([^\n]+?) != ([^\n]+?)(?: : [^\n]*)?$/m, 1, 2],
+  // node:assert strict and loose: "3599 !== 3600", "3 != 4"
+  [/^\s*([^\n]+?) !==? ([^\n]+)$/m, 1, 2],
+  // Jest and expect: "Expected: 2\nReceived: 0"
+  [/Expected(?: value)?: ([^\n]+)\n\s*Received(?: value)?: ([^\n]+)/, 2, 1],
+  // chai (mocha, vitest): "expected 3 to equal 2", "expected NaN to be +0 // Object.is equality"
+  [/expected ([^\n]+?) to (?:be|equal|eql|strictly equal|deeply equal|deep equal|be close to) ([^\n]+?)(?:\s*\/\/[^\n]*)?$/m, 1, 2],
+  // node-tap: "--- expected\n+++ actual\n@@ ... @@\n-0\n+NaN"
+  [/--- expected\n\+\+\+ actual\n(?:@@[^\n]*\n)?-([^\n]+)\n\+([^\n]+)/, 2, 1],
+  // ava: "Difference (- actual, + expected): ... - 2\n+ 3"
+  [/Difference \(- actual, \+ expected\)[^\n]*\n\s*- ([^\n]+)\n\s*\+ ([^\n]+)/, 1, 2],
+  // tape's YAML block and TAP diagnostics: "expected: 0\nactual: -1", either order
+  [/^\s*expected: ([^\n]+)\n\s*actual: ([^\n]+)/m, 2, 1],
+  [/^\s*actual: ([^\n]+)\n\s*expected: ([^\n]+)/m, 1, 2],
+  // pytest: "assert 4 == 5", "assert 0.5 == 2 ± 2.0e-06" (approx)
+  [/^(?:E?\s*)?(?:AssertionError: )?assert (.+?) == (.+?)$/m, 1, 2],
+];
+
+/** Reports are XML or JSON text; a message may still carry escaped entities (twice-escaped CDATA, attribute text). */
+function unescapeEntities(text: string): string {
+  return /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/i.test(text) ? decodeEntities(text) : text;
+}
+
 /**
  * An observed wrong behaviour, in words, from a failure message: the values
- * an assertion compared, with test names and file paths left out.
+ * an assertion compared, with test names and file paths left out. Every
+ * supported runner's assertion style is read (node:assert, Jest/expect,
+ * chai, node-tap, tape, ava, unittest, pytest).
  */
-export function symptomOf(message: string): string | null {
+export function symptomOf(raw: string): string | null {
+  const message = unescapeEntities(raw);
   const missing = /Missing expected exception(?: \((\w+)\))?/.exec(message);
   if (missing) return `an expected ${missing[1] ?? 'error'} is not raised`;
-  const js = /([^\n]+?) !== ([^\n]+)/.exec(message);
-  if (js && !/deep/.test(message)) return `a result was ${js[1]!.trim()} where ${js[2]!.trim()} was expected`;
-  if (/deep-?equal/i.test(message)) {
+  if (/deep-?equal/i.test(message) && /^[+-] {2,}/m.test(message)) {
     const actual = /^\+ {2,}(.+)$/m.exec(message)?.[1]?.replace(/,$/, '');
     const expected = /^- {2,}(.+)$/m.exec(message)?.[1]?.replace(/,$/, '');
     if (actual && expected) return `a result holds ${actual.trim()} where ${expected.trim()} was expected`;
     return 'a structured result differs from what is expected';
   }
-  const py = /^(?:AssertionError: )?assert (.+?) == (.+?)$/m.exec(message);
-  if (py) return `a result was ${py[1]!.trim()} where ${py[2]!.trim()} was expected`;
-  const raises = /DID NOT RAISE <class '(?:[\w.]+\.)?(\w+)'>/.exec(message);
-  if (raises) return `an expected ${raises[1]} is not raised`;
+  for (const [re, a, e] of COMPARISONS) {
+    const m = re.exec(message);
+    if (m?.[a] && m[e]) return `a result was ${m[a]!.trim().slice(0, 120)} where ${m[e]!.trim().slice(0, 120)} was expected`;
+  }
+  const raises = /DID NOT RAISE <class '(?:[\w.]+\.)?(\w+)'>|(?:should|to) throw|Missing expected rejection|Expected the function to throw/.exec(message);
+  if (raises) return `an expected ${raises[1] ?? 'error'} is not raised`;
   const err = /\b(\w*(?:Error|Exception))\b:?\s*([^\n]*)/.exec(message);
-  if (err && err[1] !== 'AssertionError') return `an unexpected ${err[1]} is raised${err[2] ? ` ("${err[2]!.trim().slice(0, 120)}")` : ''}`;
-  if (/falsy|truthy|assert (not )?\w/.test(message)) return 'a condition that should hold does not';
+  if (err && err[1] !== 'AssertionError' && !/^expect\(/.test(err[2] ?? '')) {
+    return `an unexpected ${err[1]} is raised${err[2] ? ` ("${err[2]!.trim().slice(0, 120)}")` : ''}`;
+  }
+  if (/falsy|truthy|to be (true|false)|to be ok|assert (not )?\w|should be truthy|isTrue|isFalse/i.test(message))
+    return 'a condition that should hold does not';
   return null;
 }
 

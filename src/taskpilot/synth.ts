@@ -69,13 +69,34 @@ export interface SynthStats {
   done: number;
   tasks: Task[];
   errors: string[];
+  /** Every rejected candidate with why (the first MAX_REJECTIONS; counts above hold them all). */
+  rejections: Rejection[];
 }
+
+export interface Rejection {
+  env: string;
+  strategy: string;
+  operators: string[];
+  outcome: Exclude<Outcome, 'valid'>;
+  detail: string;
+}
+
+export const MAX_REJECTIONS = 2000;
+
+const NO_CANDIDATE: Record<string, string> = {
+  'no-site': 'the operator found no place to change in the sampled file',
+  unparseable: 'the changed file does not parse',
+  'no-change': 'the edit left the code as it was',
+};
 
 function counts(): Counts {
   return { candidates: 0, applied: 0, valid: 0, outcomes: {} };
 }
 
-function tally(stats: SynthStats, keys: { strategy: string; operators: string[]; env: string }, outcome: Outcome): void {
+function tally(stats: SynthStats, keys: { strategy: string; operators: string[]; env: string }, outcome: Outcome, detail?: string): void {
+  if (outcome !== 'valid' && stats.rejections.length < MAX_REJECTIONS) {
+    stats.rejections.push({ ...keys, outcome, detail: (detail ?? NO_CANDIDATE[outcome] ?? outcome).split('\n')[0]!.slice(0, 500) });
+  }
   const targets = [
     (stats.byStrategy[keys.strategy] ??= counts()),
     (stats.byEnv[keys.env] ??= counts()),
@@ -109,12 +130,13 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
   const change = patches(c.files);
   const verdict = await v.validate(change);
   if (!verdict.valid) {
-    tally(stats, keys, verdict.reason);
+    tally(stats, keys, verdict.reason, verdict.detail);
     return null;
   }
   const spec = built.env.spec;
   const files = verdict.f2p.map((id) => testFileOf(id, verdict.testFiles));
-  const canHide = opts.visibility === 'hidden' && files.every(Boolean);
+  // A package's __init__.py or a conftest.py holds more than tests: hiding it would break imports of the rest.
+  const canHide = opts.visibility === 'hidden' && files.every((f) => f && !/(^|\/)(__init__|conftest)\.py$/.test(f));
   // Where the failing tests stay visible, some are held back for grading alone; the instruction names only the rest.
   const heldBack = canHide ? [] : await chooseHeldBack(built.snapshot, spec, verdict.f2p, rng(deriveSeed('held-back', change.bugPatch)));
   const visible = verdict.f2p.filter((id) => !heldBack.includes(id));
@@ -122,12 +144,13 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
   let instruction: string;
   try {
     instruction = opts.issueWriter ? await llmInstruction(opts.issueWriter, input, change.bugPatch) : writeInstruction(input);
-  } catch {
-    tally(stats, keys, 'infra');
+  } catch (err) {
+    tally(stats, keys, 'infra', `the issue writer failed: ${errorMessage(err)}`);
     return null;
   }
-  if (instructionLeaks(instruction, change.fixPatch).length > 0) {
-    tally(stats, keys, 'leak');
+  const leaks = instructionLeaks(instruction, change.fixPatch);
+  if (leaks.length > 0) {
+    tally(stats, keys, 'leak', `the instruction gives away the fix: ${leaks.slice(0, 3).join(', ')}`);
     return null;
   }
   const task: Task = {
@@ -181,7 +204,7 @@ interface EnvWork {
 }
 
 export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
-  const stats: SynthStats = { byStrategy: {}, byOperator: {}, byEnv: {}, planned: 0, done: 0, tasks: [], errors: [] };
+  const stats: SynthStats = { byStrategy: {}, byOperator: {}, byEnv: {}, planned: 0, done: 0, tasks: [], errors: [], rejections: [] };
   const works: EnvWork[] = [];
   for (const env of opts.envs) {
     let built: BuiltEnv;
@@ -262,7 +285,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       if (task) w.singles[k] = { task, files: c.files, edits: c.edits };
     } catch (err) {
       stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
-      tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
+      tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra', errorMessage(err));
     }
     opts.onProgress?.(stats);
   });
@@ -282,7 +305,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
         await validateOne(c, w.validator, w.built, opts, stats);
       } catch (err) {
         stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
-        tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra');
+        tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra', errorMessage(err));
       }
       opts.onProgress?.(stats);
     });

@@ -7,12 +7,15 @@
 //                           (commits, config, hooks) can change what they report
 //   ws-<pid>-<id>/out/      reports written by test runners
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { git, GitOutputTooLarge, GitTimeout } from '../util/git.js';
-import type { ExecRequest, ExecResult, Mounts, Runtime } from '../runtime/types.js';
+import { LAYER_CACHES, type ExecRequest, type ExecResult, type Mounts, type Runtime } from '../runtime/types.js';
 import { sweepOrphans, track, untrack } from './cleanup.js';
+
+/** Folders test runners write into the work tree on every run: node-tap's results and coverage data. */
+const RUNNER_OUTPUT = ['.tap', '.nyc_output'];
 import { ChangeRefused, scanTree } from './scan.js';
 
 const run = promisify(execFile);
@@ -87,7 +90,8 @@ export class Workspace {
         rmSync(join(root, rel), { recursive: true, force: true });
         mkdirSync(join(root, rel), { recursive: true }); // mount point for the read-only layer
       }
-      const exclude = layerPaths.map((p) => `/${p}`).join('\n') + '\n';
+      // Folders a runner writes on every run (node-tap's results) are never part of a change.
+      const exclude = [...layerPaths, ...RUNNER_OUTPUT].map((p) => `/${p}`).join('\n') + '\n';
       const gitDir = join(dir, 'trusted');
       await git(['init', '-q', '--template=', '-b', 'main', '--bare', gitDir]);
       await git(['config', 'core.bare', 'false'], { gitDir });
@@ -105,7 +109,9 @@ export class Workspace {
       if (process.getuid?.() === 0 && opts.runtime.isolated) {
         await run('chown', ['-R', `${uid}:${uid}`, root, outDir]);
       }
-      return new Workspace(dir, opts.runtime, { root, layers: opts.layers, outDir, uid }, layerPaths);
+      // Mount points for runners' caches exist in the layer (made at build time); each gets a fresh writable folder.
+      const scratch = opts.layers.flatMap((l) => (LAYER_CACHES[l.rel] ?? []).filter((c) => existsSync(join(l.host, c))).map((c) => `${l.rel}/${c}`));
+      return new Workspace(dir, opts.runtime, { root, layers: opts.layers, outDir, uid, ...(scratch.length ? { scratch } : {}) }, layerPaths);
     } catch (err) {
       rmSync(dir, { recursive: true, force: true });
       untrack(dir);

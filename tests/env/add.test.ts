@@ -56,8 +56,8 @@ describe('env add', () => {
   it('says what to pass when the tests cannot be found', async () => {
     const store = new Store(tempDir());
     await assert.rejects(addEnvironment(store, repo({ 'package.json': '{}', 'index.js': '' })), (err: Error) => {
-      assert.match(err.message, /could not find the tests/);
-      assert.match((err as UserError).hint ?? '', /--test-command/);
+      assert.match(err.message, /could not tell how .* runs its tests/);
+      assert.match((err as UserError).hint ?? '', /^pass --runner node-test\|tape\|mocha/);
       return true;
     });
     store.close();
@@ -95,7 +95,10 @@ describe('env add', () => {
       return true;
     });
     assert.equal(findEnvironment(store, 'my-lib').spec.language, 'python', 'the first registration is intact');
+    store.recordCheck({ env: 'my-lib', runtime: 'bwrap', accepted: true, summary: {}, tests: [] });
+    assert.ok(store.latestChecks().has('my-lib'));
     const { spec, replaced } = await addEnvironment(store, second, { force: true });
+    assert.equal(store.latestChecks().has('my-lib'), false, 'the old environment check is not shown for the new one');
     assert.equal(spec.language, 'javascript');
     assert.equal(replaced?.origin, `env add ${first}`);
     assert.equal(findEnvironment(store, 'my-lib').spec.language, 'javascript');

@@ -83,9 +83,22 @@ describe('test definitions', () => {
   it('gives no definition to a path defined twice', async () => {
     const a = (await readTestFile('tests/a.test.js', "it('same', () => {});\nit('once', () => {});\n"))!;
     const b = (await readTestFile('tests/b.test.js', "it('same', () => {});\n"))!;
-    const tap = indexDefs([a, b], 'tap');
-    assert.deepEqual([...tap.keys()], ['once']);
-    assert.deepEqual([...indexDefs([a, b], 'jest').keys()].sort(), ['tests/a.test.js > once', 'tests/a.test.js > same', 'tests/b.test.js > same']);
+    // Every JavaScript naming is indexed: suite paths alone (tape, node:test) and with the file (Jest, node-tap, mocha).
+    const index = indexDefs([a, b], 'tap');
+    // ava names a test by its file's stem below the common folder of the files run, so each tail of the path is a key.
+    assert.deepEqual([...index.keys()].sort(), [
+      'a › once',
+      'a › same',
+      'b › same',
+      'once',
+      'tests › a › once',
+      'tests › a › same',
+      'tests › b › same',
+      'tests/a.test.js > once',
+      'tests/a.test.js > same',
+      'tests/b.test.js > same',
+    ]);
+    assert.equal(index.get('tests/b.test.js > same')?.file, 'tests/b.test.js');
   });
 
   it('removes definitions with their lines, leaving `pass` in a Python block it would empty', async () => {

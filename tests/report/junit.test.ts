@@ -44,6 +44,22 @@ describe('JUnit parser (pytest output)', () => {
     assert.match(report.tests[0]!.message ?? '', /collection failure/);
   });
 
+  it('names an inherited test by the module that collects it, not the file that defines it', () => {
+    // Real pytest 9 output: a base class in tests/__init__.py, inherited by two classes of tests/test_a.py.
+    const xml = `<testsuites><testsuite tests="2">
+<testcase classname="tests.test_a.TestA" name="test_shared" file="tests/__init__.py" line="2" time="0.004" />
+<testcase classname="tests.test_a.TestB" name="test_shared" file="tests/__init__.py" line="2" time="0.001"><failure message="assert 2 == 1">x</failure></testcase>
+</testsuite></testsuites>`;
+    const tests = parseJunit(xml).tests;
+    assert.deepEqual(
+      tests.map((t) => [t.id, t.file, t.status]),
+      [
+        ['tests/test_a.py::TestA::test_shared', 'tests/test_a.py', 'passed'],
+        ['tests/test_a.py::TestB::test_shared', 'tests/test_a.py', 'failed'],
+      ],
+    );
+  });
+
   it('rejects XML that is not a JUnit report, and broken XML', () => {
     assert.throws(() => parseJunit('<html><body/></html>'), /not a JUnit report/);
     assert.throws(() => parseJunit('<testsuite><testcase name="a"></testsuite>'), /mismatched|unclosed/);

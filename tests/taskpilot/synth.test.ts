@@ -96,6 +96,15 @@ describe('synth end to end on a small environment', () => {
     assert.equal(stats.errors.length, 0, stats.errors.join('\n'));
   });
 
+  it('keeps every rejected candidate with its outcome and a reason in words', () => {
+    const rejected = Object.values(stats.byStrategy).reduce((n, c) => n + c.candidates - c.valid, 0);
+    assert.equal(stats.rejections.length, rejected);
+    for (const r of stats.rejections) {
+      assert.ok(stats.byEnv[r.env]!.outcomes[r.outcome]! > 0, `${r.outcome} is counted`);
+      assert.ok(r.detail.length > 3 && r.detail !== r.outcome, `a reason in words: ${r.detail}`);
+    }
+  });
+
   it('reports progress that never runs backwards, combinations counted in the plan from the start', () => {
     assert.ok(progress.length > 0);
     for (let i = 1; i < progress.length; i++) {

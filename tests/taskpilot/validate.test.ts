@@ -131,6 +131,16 @@ describe('instruction writer', () => {
       ['AssertionError: assert 4 == 5\n +  where 4 = total([1, 3])', /a result was 4 where 5 was expected/],
       ["Failed: DID NOT RAISE <class 'money.errors.CurrencyMismatch'>", /expected CurrencyMismatch is not raised/],
       ["TypeError: unsupported operand type(s) for +: 'int' and 'str'", /unexpected TypeError is raised/],
+      // Real messages of each supported runner (tests/env/runners-real.test.ts's repositories, a bug in mean or clamp).
+      ['Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 0\n    at Object.toBe', /a result was 0 where 2 was expected/],
+      ['AssertionError: expected NaN to be +0 // Object.is equality\n    at /workspace/test/math.test.js:9:47', /a result was NaN where \+0 was expected/],
+      ['AssertionError: expected 3 to equal 2', /a result was 3 where 2 was expected/],
+      ['should be equal\n--- expected\n+++ actual\n@@ -1,1 +1,1 @@\n-0\n+NaN', /a result was NaN where 0 was expected/],
+      ["'Difference (- actual, + expected):': |-\n- -2\n+ 2", /a result was -2 where 2 was expected/],
+      ['should be strictly equal\nexpected: 0\nactual: -1', /a result was -1 where 0 was expected/],
+      ['AssertionError: 0.0 != 2\nTraceback (most recent call last):', /a result was 0.0 where 2 was expected/],
+      ['assert 0.5 == 2 ± 2.0e-06\n +  where 0.5 = mean([1, 2])', /a result was 0.5 where 2 ± 2.0e-06 was expected/],
+      ['AssertionError: assert &lt;Color.RED: 1&gt; == &lt;Color.BLUE: 3&gt;', /a result was <Color.RED: 1> where <Color.BLUE: 3> was expected/],
     ];
     for (const [message, want] of cases) assert.match(symptomOf(message) ?? '', want, message);
   });

@@ -150,17 +150,24 @@ export async function readTestFile(rel: string, text: string): Promise<TestFile 
   }
 }
 
-export type IdStyle = 'pytest' | 'tap' | 'jest';
+export type IdStyle = 'pytest' | 'tap' | 'jest' | 'mocha';
 
-/** How a report names the tests of this environment: pytest node ids, TAP suite paths, or Jest's file and path. */
-export function idStyle(format: 'tap' | 'junit' | 'jest-json'): IdStyle {
-  return format === 'junit' ? 'pytest' : format === 'tap' ? 'tap' : 'jest';
+/**
+ * How a report names the tests of this environment: pytest node ids (JUnit
+ * from Python), TAP suite paths, Jest's file and path, or mocha's file, suite
+ * title and test (JUnit from JavaScript).
+ */
+export function idStyle(format: 'tap' | 'junit' | 'jest-json', language: string = 'python'): IdStyle {
+  if (format === 'junit') return language === 'python' ? 'pytest' : 'mocha';
+  return format === 'tap' ? 'tap' : 'jest';
 }
 
 /** The report id of a definition (pytest: without parameters). */
 export function testIdOf(def: TestDef, style: IdStyle): string {
   if (style === 'pytest') return [def.file, ...def.path].join('::');
   if (style === 'tap') return def.path.join(' > ');
+  // mocha's xunit reporter names a test's suites as one title, words joined by spaces.
+  if (style === 'mocha') return [def.file, ...(def.path.length > 1 ? [def.path.slice(0, -1).join(' ')] : []), def.path.at(-1)!].join(' > ');
   return [def.file, ...def.path].join(' > ');
 }
 
@@ -170,19 +177,51 @@ export function baseTestId(id: string, style: IdStyle): string {
 }
 
 /**
- * The definition of each id, by the report's naming. A path defined twice
- * (two files, or twice in one file) belongs to no definition: copying or
- * removing one of them could be the wrong one.
+ * The definition of each id, by the report's naming. JavaScript runners name
+ * tests with or without their file (tape and node:test print suite paths,
+ * node-tap, Jest and Vitest the file too), so every JavaScript form is indexed.
+ * A path defined twice (two files, or twice in one file) belongs to no
+ * definition: copying or removing one of them could be the wrong one.
  */
 export function indexDefs(files: TestFile[], style: IdStyle): Map<string, TestDef> {
+  const forms: IdStyle[] = style === 'pytest' ? ['pytest'] : ['tap', 'jest', 'mocha'];
   const seen = new Map<string, TestDef | null>();
-  for (const f of files) {
-    for (const def of f.tests) {
-      const id = testIdOf(def, style);
-      seen.set(id, seen.has(id) ? null : def);
+  for (const form of forms) {
+    const mine = new Map<string, TestDef | null>();
+    for (const f of files) {
+      for (const def of f.tests) {
+        const id = testIdOf(def, form);
+        mine.set(id, mine.has(id) ? null : def);
+      }
     }
+    for (const [id, def] of mine) seen.set(id, seen.has(id) && seen.get(id) !== def ? null : def);
+  }
+  if (style !== 'pytest') {
+    const ava = new Map<string, TestDef | null>();
+    for (const f of files) for (const def of f.tests) for (const id of avaIds(def)) ava.set(id, ava.has(id) ? null : def);
+    for (const [id, def] of ava) if (!seen.has(id)) seen.set(id, def);
   }
   const out = new Map<string, TestDef>();
   for (const [id, def] of seen) if (def) out.set(id, def);
+  return out;
+}
+
+/**
+ * ava's names: the file's path below the run's common folder, `__tests__`
+ * left out, its base name without `.test`/`.spec`, `test-` and extension,
+ * then the title, joined by " › ". The common folder depends on the files
+ * run, so every tail of the path is a candidate.
+ */
+function avaIds(def: TestDef): string[] {
+  if (def.path.length !== 1) return [];
+  const parts = def.file.split('/').filter((p) => p !== '__tests__');
+  const base = parts
+    .pop()!
+    .replace(/\.spec\./, '.')
+    .replace(/\.test\./, '.')
+    .replace(/test-/, '')
+    .replace(/\.[cm]?[jt]sx?$/, '');
+  const out: string[] = [];
+  for (let k = 0; k <= parts.length; k++) out.push([...parts.slice(parts.length - k), base, def.path[0]!].join(' \u203a '));
   return out;
 }

@@ -62,13 +62,13 @@ export function testPathsInUse(snapshot: string, spec: EnvironmentSpec): Set<str
 
 /** The parsed test files that can define `ids`. */
 export async function projectTestFiles(snapshot: string, spec: EnvironmentSpec, ids: readonly string[]): Promise<TestFile[]> {
-  const style = idStyle(spec.test.report.format);
+  const style = idStyle(spec.test.report.format, spec.language);
+  // pytest ids start with their file; JavaScript ids may (Jest, node-tap, mocha) or may not (tape, node:test).
+  const named = ids.map((id) => (style === 'pytest' ? id.split('::')[0]! : id.split(' > ')[0]!));
   const rels =
-    style === 'pytest'
-      ? ids.map((id) => id.split('::')[0]!)
-      : style === 'jest'
-        ? ids.map((id) => id.split(' > ')[0]!)
-        : testPathFiles(snapshot, spec, (rel) => languageOf(rel) !== null, MAX_TEST_FILES);
+    style === 'pytest' || (named.length > 0 && named.every((r) => languageOf(r) !== null))
+      ? named
+      : testPathFiles(snapshot, spec, (rel) => languageOf(rel) !== null, MAX_TEST_FILES);
   const unique = [...new Set(rels)].filter((r) => r && !r.startsWith('/') && !r.split('/').includes('..')).slice(0, MAX_TEST_FILES);
   const files = await Promise.all(unique.map((rel) => readOne(snapshot, rel)));
   return files.filter((f): f is TestFile => f !== null);

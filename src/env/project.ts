@@ -1,0 +1,96 @@
+// Reading a repository's own configuration for `env add`: JSON, TOML and INI
+// files (package.json, pyproject.toml, setup.cfg, tox.ini, pytest.ini), and a
+// bounded walk of its files. A file that does not parse reads as absent: the
+// runner that owns it will report the problem when it runs.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseIni } from 'ini';
+import { parse as parseToml } from 'smol-toml';
+import { isRecord } from '../util/guards.js';
+
+/** Config files larger than this are not read (no project's config is this big). */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', '.tox', 'dist', 'build', 'coverage']);
+
+export type Config = Record<string, unknown>;
+
+export class Project {
+  private files?: string[];
+  constructor(readonly dir: string) {}
+
+  exists(rel: string): boolean {
+    return existsSync(join(this.dir, rel));
+  }
+
+  text(rel: string): string | null {
+    try {
+      const path = join(this.dir, rel);
+      if (!statSync(path).isFile() || statSync(path).size > MAX_CONFIG_BYTES) return null;
+      return readFileSync(path, 'utf8');
+    } catch {
+      return null;
+    }
+  }
+
+  json(rel: string): Config | null {
+    return this.parsed(rel, (t) => JSON.parse(t) as unknown);
+  }
+
+  toml(rel: string): Config | null {
+    return this.parsed(rel, (t) => parseToml(t) as unknown);
+  }
+
+  ini(rel: string): Config | null {
+    return this.parsed(rel, (t) => parseIni(t) as unknown);
+  }
+
+  private parsed(rel: string, parse: (text: string) => unknown): Config | null {
+    const text = this.text(rel);
+    if (text === null) return null;
+    try {
+      const v = parse(text);
+      return isRecord(v) ? v : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Relative paths of the repository's files (no dependency or build folders), up to 20,000, sorted. */
+  list(): string[] {
+    if (this.files) return this.files;
+    const out: string[] = [];
+    const walk = (rel: string, depth: number) => {
+      if (depth > 12 || out.length >= 20000) return;
+      let entries;
+      try {
+        entries = readdirSync(join(this.dir, rel), { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+        const path = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(path, depth + 1);
+        } else if (e.isFile()) out.push(path);
+      }
+    };
+    walk('', 0);
+    this.files = out;
+    return out;
+  }
+
+  /** Files whose path matches, e.g. test files. */
+  find(pred: (rel: string) => boolean): string[] {
+    return this.list().filter(pred);
+  }
+}
+
+/** A nested key of parsed config: get(pyproject, 'tool', 'pytest', 'ini_options'). */
+export function get(config: Config | null | undefined, ...keys: string[]): unknown {
+  let v: unknown = config;
+  for (const k of keys) {
+    if (!isRecord(v)) return undefined;
+    v = v[k];
+  }
+  return v;
+}

@@ -1,0 +1,108 @@
+// A Python project's dependencies: requirements files and pyproject.toml's
+// dependencies, test extras and dependency groups. What the interpreter
+// already has is not installed again (a project that lists pytest runs with
+// the machine's own); the rest goes into a layer folder put on PYTHONPATH.
+import { execFileSync } from 'node:child_process';
+import { hostPython } from '../../runtime/host.js';
+import { isRecord, isStringArray } from '../../util/guards.js';
+import { shellQuote } from '../../util/shell.js';
+import { get, type Project } from '../project.js';
+import type { DependencyPlan } from './types.js';
+
+const REQUIREMENT_FILES = [
+  'requirements.txt',
+  'requirements-dev.txt',
+  'requirements-test.txt',
+  'requirements_test.txt',
+  'test-requirements.txt',
+  'requirements/test.txt',
+  'requirements/dev.txt',
+  'requirements/tests.txt',
+];
+const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'];
+
+/** A requirement's distribution name, normalised as pip does: "Foo_Bar[x]>=1" → "foo-bar". */
+export function requirementName(req: string): string | null {
+  const m = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(req);
+  return m ? m[1]!.toLowerCase().replace(/[._-]+/g, '-') : null;
+}
+
+/** Requirement lines of a requirements file; options (-r, -e, --index-url) are not followed. */
+function fromRequirementsFile(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.replace(/(^|\s)#.*$/, '').trim())
+    .filter((l) => l && !l.startsWith('-'));
+}
+
+export function declaredRequirements(p: Project): { reqs: string[]; from: string[] } {
+  const reqs: string[] = [];
+  const from: string[] = [];
+  for (const f of REQUIREMENT_FILES) {
+    const text = p.text(f);
+    if (text === null) continue;
+    reqs.push(...fromRequirementsFile(text));
+    from.push(f);
+  }
+  const pyproject = p.toml('pyproject.toml');
+  const deps = get(pyproject, 'project', 'dependencies');
+  if (isStringArray(deps) && deps.length) {
+    reqs.push(...deps);
+    from.push('pyproject.toml dependencies');
+  }
+  for (const table of [get(pyproject, 'project', 'optional-dependencies'), get(pyproject, 'dependency-groups')]) {
+    if (!isRecord(table)) continue;
+    for (const key of TEST_EXTRAS) {
+      const list = table[key];
+      // Dependency groups may include other groups ({ include-group = "x" }); those entries are skipped.
+      if (Array.isArray(list)) {
+        const strings = list.filter((x): x is string => typeof x === 'string');
+        if (strings.length) {
+          reqs.push(...strings);
+          from.push(`pyproject.toml ${key}`);
+        }
+      }
+    }
+  }
+  return { reqs: [...new Set(reqs)], from };
+}
+
+/** The normalised names of the distributions the interpreter has installed. */
+function installedNames(): Set<string> {
+  const py = hostPython();
+  if (!py) return new Set();
+  try {
+    const out = execFileSync(
+      py.executable,
+      ['-c', 'import importlib.metadata as m, json; print(json.dumps([d.metadata["Name"] or "" for d in m.distributions()]))'],
+      {
+        encoding: 'utf8',
+        timeout: 30000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    const names: unknown = JSON.parse(out);
+    return new Set((isStringArray(names) ? names : []).map((n) => requirementName(n)).filter((n): n is string => Boolean(n)));
+  } catch {
+    return new Set();
+  }
+}
+
+export function pythonDependencies(p: Project, projectName?: string): DependencyPlan & { missing: string[]; from: string[] } {
+  const { reqs, from } = declaredRequirements(p);
+  const have = installedNames();
+  const own = projectName ? requirementName(projectName) : null;
+  // Markers ("; python_version < '3.8'") are left to pip; a requirement naming the project itself is the project.
+  const missing = reqs.filter((r) => {
+    const name = requirementName(r);
+    return name !== null && name !== own && !have.has(name);
+  });
+  if (missing.length === 0) return { setup: [], layer: [], env: {}, missing, from };
+  return {
+    setup: [`{python} -m pip install --quiet --disable-pip-version-check --target .pydeps ${missing.map(shellQuote).join(' ')}`],
+    layer: ['.pydeps'],
+    env: { PYTHONPATH: '.pydeps' },
+    missing,
+    from,
+  };
+}

@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { inferEnvironment } from '../../src/env/infer.js';
+import { parseTestCommand, shellWords } from '../../src/env/runners/command.js';
+import { corePytestOptions } from '../../src/env/runners/python.js';
+import { UserError } from '../../src/util/errors.js';
+import { JS_RUNNER_REPOS, PY_RUNNER_REPOS, writeRepo, type RepoFiles } from '../helpers/runner-repos.js';
+
+const infer = (files: RepoFiles, opts = {}) => inferEnvironment(writeRepo(files, 'lib'), { path: '.' }, opts);
+
+describe('env add infers the test runner from the project', () => {
+  const expected: Record<string, { runner: string; evidence: RegExp; argv: RegExp; format: string; from: string }> = {
+    mocha: {
+      runner: 'mocha',
+      evidence: /scripts\.test runs mocha/,
+      argv: /^node node_modules\/\.bin\/mocha --timeout 5000 test\/ --reporter xunit --reporter-option output=\{report\}$/,
+      format: 'junit',
+      from: 'file',
+    },
+    jest: {
+      runner: 'jest',
+      evidence: /scripts\.test runs jest/,
+      argv: /^node node_modules\/\.bin\/jest --ci --json --outputFile=\{report\}/,
+      format: 'jest-json',
+      from: 'file',
+    },
+    vitest: {
+      runner: 'vitest',
+      evidence: /vitest\.config\.mjs and a vitest dependency/,
+      argv: /^node node_modules\/\.bin\/vitest run --reporter=json --outputFile=\{report\}$/,
+      format: 'jest-json',
+      from: 'file',
+    },
+    ava: { runner: 'ava', evidence: /package\.json "ava" and a ava dependency/, argv: /^node node_modules\/\.bin\/ava --tap$/, format: 'tap', from: 'stdout' },
+    tape: { runner: 'tape', evidence: /scripts\.test runs tape/, argv: /^node node_modules\/\.bin\/tape test\/\*\.js$/, format: 'tap', from: 'stdout' },
+    'node-tap': {
+      runner: 'node-tap',
+      evidence: /scripts\.test runs node-tap/,
+      argv: /^node node_modules\/\.bin\/tap --disable-coverage --reporter=tap --reporter-file=\{report\}$/,
+      format: 'tap',
+      from: 'file',
+    },
+  };
+  for (const [name, want] of Object.entries(expected)) {
+    it(`${name}: runner, report and the runner called directly`, () => {
+      const { spec, runner, evidence } = infer(JS_RUNNER_REPOS[name]!.files);
+      assert.equal(runner, want.runner);
+      assert.match(evidence, want.evidence);
+      assert.match(spec.test.command.join(' '), want.argv);
+      assert.deepEqual(spec.test.report, { format: want.format, from: want.from });
+      assert.deepEqual(spec.setup, ['npm install --no-audit --no-fund']);
+    });
+  }
+
+  it('follows `npm run` in the test script, and prefers the script over other runners among the dependencies', () => {
+    const { runner, spec } = infer({
+      'package.json': JSON.stringify({
+        scripts: { test: 'npm run lint && npm run test:unit', 'test:unit': 'nyc mocha -r ts-node/register "test/**/*.ts"', lint: 'eslint .' },
+        devDependencies: { mocha: '9', jest: '29' },
+      }),
+      'test/a.ts': '',
+    });
+    assert.equal(runner, 'mocha');
+    assert.deepEqual(spec.test.command.slice(0, 5), ['node', 'node_modules/.bin/mocha', '-r', 'ts-node/register', 'test/**/*.ts']);
+  });
+
+  it('gives node-tap 16 its own report flags (read from the lockfile or the range)', () => {
+    const { spec } = infer({ 'package.json': JSON.stringify({ devDependencies: { tap: '^16.3.0' } }), 'test/a.js': '' });
+    assert.deepEqual(spec.test.command.slice(2), ['--no-coverage', '--reporter=silent', '--output-file={report}']);
+  });
+
+  it('finds node:test from imports, with the TypeScript loader the project has', () => {
+    const { runner, spec } = infer({
+      'package.json': JSON.stringify({ devDependencies: { tsx: '4' } }),
+      'tsconfig.json': '{}',
+      'test/a.test.ts': "import test from 'node:test';\n",
+    });
+    assert.equal(runner, 'node-test');
+    assert.deepEqual(spec.test.command.slice(0, 4), ['node', '--import', 'tsx', '--test']);
+    assert.equal(spec.language, 'typescript');
+  });
+
+  it('names --runner when nothing says how the tests run', () => {
+    assert.throws(
+      () => infer({ 'package.json': '{}', 'test/a.js': "console.log('hi')\n" }),
+      (err: Error) => err instanceof UserError && /could not tell how/.test(err.message) && /^pass --runner /.test(err.hint ?? ''),
+    );
+  });
+
+  it('takes --runner where the project does not say, and refuses one of another language', () => {
+    assert.equal(infer({ 'package.json': '{}', 'test/a.js': '' }, { runner: 'tape' }).runner, 'tape');
+    assert.throws(() => infer({ 'package.json': '{}', 'test/a.js': '' }, { runner: 'pytest' }), /does not run javascript tests/);
+  });
+});
+
+describe('env add reads Python projects', () => {
+  it('pytest from pyproject config; a src/ layout on PYTHONPATH; plugin options left out of addopts; pytest itself not installed again', () => {
+    const { spec, runner, evidence, notes } = infer(PY_RUNNER_REPOS['pytest-src']!.files);
+    assert.equal(runner, 'pytest');
+    assert.match(evidence, /pyproject\.toml \[tool\.pytest\]/);
+    assert.equal(spec.test.env.PYTHONPATH, 'src');
+    assert.ok(spec.test.command.includes('addopts=-q'), spec.test.command.join(' '));
+    assert.deepEqual(spec.setup, [], 'pytest is already installed');
+    assert.deepEqual(notes, []);
+    assert.deepEqual(spec.testPaths, ['tests/**']);
+  });
+
+  it('unittest when the tests use it and nothing names pytest, through the JUnit-writing runner', () => {
+    const { spec, runner } = infer(PY_RUNNER_REPOS.unittest!.files);
+    assert.equal(runner, 'unittest');
+    assert.deepEqual(spec.test.command, ['{python}', '{unittest-junit}', '{report}', 'discover', '-s', 'tests', '-t', '.']);
+    assert.equal(spec.test.report.format, 'junit');
+  });
+
+  it('installs only the requirements the interpreter lacks, into a layer on PYTHONPATH', () => {
+    const { spec, notes } = infer({
+      'requirements.txt': 'pytest>=7\nsurely-not-installed-pkg==1.0  # comment\n-e .\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
+    assert.deepEqual(spec.setup, ['{python} -m pip install --quiet --disable-pip-version-check --target .pydeps surely-not-installed-pkg==1.0']);
+    assert.deepEqual(spec.layer, ['.pydeps']);
+    assert.equal(spec.test.env.PYTHONPATH, '.pydeps');
+    assert.match(notes.join(), /surely-not-installed-pkg/);
+  });
+
+  it('reads testpaths and addopts from setup.cfg and tox.ini', () => {
+    const cfg = infer({
+      'setup.cfg': '[tool:pytest]\ntestpaths = checks\naddopts = -n auto --strict-markers\n',
+      'checks/test_a.py': 'def test_a():\n    pass\n',
+    });
+    assert.deepEqual(cfg.spec.testPaths, ['checks/**']);
+    assert.ok(cfg.spec.test.command.includes('addopts=--strict-markers'));
+    const tox = infer({ 'tox.ini': '[pytest]\ntestpaths = t\n', 't/test_b.py': 'def test_b():\n    pass\n' });
+    assert.match(tox.evidence, /tox\.ini/);
+  });
+
+  it('keeps the project addopts untouched when no plugin option is in them', () => {
+    assert.equal(corePytestOptions('-ra --strict-markers'), null);
+    assert.deepEqual(corePytestOptions(['--cov', 'pkg', '--cov-report=term', '-p', 'xdist', '-p', 'no:warnings', '--timeout=30', '-x']), [
+      '-p',
+      'no:warnings',
+      '-x',
+    ]);
+  });
+});
+
+describe('--test-command and --env', () => {
+  it('splits a shell line as the shell would, and refuses to split shell syntax', () => {
+    assert.deepEqual(shellWords(`mocha --grep "adds two" 'test/**/*.js'`), ['mocha', '--grep', 'adds two', 'test/**/*.js']);
+    assert.equal(shellWords('tape test/*.js | tap-spec'), null);
+  });
+
+  it('a line naming a known runner becomes that runner with the user arguments and its report', () => {
+    assert.deepEqual(parseTestCommand('npx mocha --timeout 5000 test/'), { runner: 'mocha', args: ['--timeout', '5000', 'test/'] });
+    assert.deepEqual(parseTestCommand('python3 -m pytest -x tests/unit'), { runner: 'pytest', args: ['-x', 'tests/unit'] });
+    const { spec } = infer({ 'pyproject.toml': '', 'tests/unit/test_a.py': 'def test_a():\n    pass\n' }, { testCommand: 'CI=1 pytest -x tests/unit' });
+    assert.ok(spec.test.command.includes('--junitxml={report}'));
+    assert.deepEqual(spec.test.command.slice(-2), ['-x', 'tests/unit']);
+    assert.equal(spec.test.env.CI, '1');
+    assert.deepEqual(spec.testPaths, ['tests/unit/**']);
+  });
+
+  it('any other line runs as a shell line, and needs --report', () => {
+    const files = { 'package.json': '{}', 'test/a.js': '' };
+    assert.throws(
+      () => infer(files, { testCommand: 'make check && ./run-tests.sh' }),
+      (err: Error) => err instanceof UserError && /--report/.test(err.hint ?? ''),
+    );
+    const { spec } = infer(files, { testCommand: './run-tests.sh --tap > {report}', report: 'tap' });
+    assert.deepEqual(spec.test.command, ['sh', '-c', './run-tests.sh --tap > {report}']);
+    assert.deepEqual(spec.test.report, { format: 'tap', from: 'file' });
+  });
+
+  it('--env values reach the tests, beside what inference set', () => {
+    const { spec } = infer(PY_RUNNER_REPOS['pytest-src']!.files, { env: { APP_MODE: 'test', PYTHONPATH: 'extra' } });
+    assert.equal(spec.test.env.APP_MODE, 'test');
+    assert.equal(spec.test.env.PYTHONPATH, 'src:extra');
+  });
+});
