@@ -11,13 +11,16 @@ import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
+import { catalogueAdd, listCatalogue } from './env-catalogue.js';
 import { listFlag, stringFlag } from './flags.js';
 
 export const ENV_HELP = `Usage:
   frognano env list [--json]
   frognano env add <path|git-url> [--name N] [--force] [--language L] [--runner R] [--test-command CMD]
                    [--report FMT] [--env KEY=VALUE ...] [--test-paths GLOB,...] [--ref REF] [--json]
+  frognano env add --from-catalogue NAME [--name N] [--force] [--json]
   frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
+  frognano env catalogue [--json]
 
 env list    the starter environments and those you added, with their last check
 env add     register your repository; a spec is inferred unless it has environment.json:
@@ -27,6 +30,8 @@ env add     register your repository; a spec is inferred unless it has environme
             any other needs --report. --env sets a variable for setup and tests (repeatable).
             A name already registered is refused: --force replaces that environment,
             --name registers this one under another name (a starter's name is never replaced)
+            --from-catalogue clones a catalogue entry at its pinned commit (needs network)
+env catalogue   the pinned public repositories, with their last verification
 env check   build the dependency layer, run the reference suite twice in the sandbox,
             and accept the environment only with >= 80% passing tests and no flaky test`;
 
@@ -41,8 +46,10 @@ export async function envCommand(ctx: CliContext): Promise<number> {
         return await add(ctx, store, rest);
       case 'check':
         return await check(ctx, store, rest);
+      case 'catalogue':
+        return listCatalogue(ctx);
       default:
-        throw new UserError(sub ? `unknown env command "${sub}"` : 'missing env command', 'use list, add or check (see frognano env --help)');
+        throw new UserError(sub ? `unknown env command "${sub}"` : 'missing env command', 'use list, add, check or catalogue (see frognano env --help)');
     }
   } finally {
     store.close();
@@ -71,9 +78,12 @@ function list(ctx: CliContext, store: Store): number {
 }
 
 async function add(ctx: CliContext, store: Store, rest: string[]): Promise<number> {
-  const target = rest[0];
-  if (!target) throw new UserError('env add needs a repository', 'pass a directory or a git URL: frognano env add ./my-repo');
   const flag = (name: string) => stringFlag(ctx.flags, name);
+  const fromCatalogue = flag('from-catalogue');
+  if (fromCatalogue && rest[0]) throw new UserError('env add takes a repository or --from-catalogue NAME, not both');
+  const listed = fromCatalogue ? catalogueAdd(fromCatalogue) : null;
+  const target = listed?.target ?? rest[0];
+  if (!target) throw new UserError('env add needs a repository', 'pass a directory or a git URL (frognano env add ./my-repo), or --from-catalogue NAME');
   const [name, testCommand, testPaths, ref] = [flag('name'), flag('test-command'), flag('test-paths'), flag('ref')];
   // An empty value counts as not given.
   const language = flag('language') || undefined;
@@ -84,6 +94,7 @@ async function add(ctx: CliContext, store: Store, rest: string[]): Promise<numbe
   if (language !== undefined && !isOneOf(LANGUAGES, language)) throw new UserError(`unknown language "${language}"`, `use ${LANGUAGES.join(', ')}`);
   if (report !== undefined && !isOneOf(REPORT_FORMATS, report)) throw new UserError(`unknown report format "${report}"`, `use ${REPORT_FORMATS.join(', ')}`);
   const { spec, replaced, inferred } = await addEnvironment(store, target, {
+    ...listed?.options,
     force: Boolean(ctx.flags.force),
     ...(runner ? { runner } : {}),
     ...(Object.keys(env).length ? { env } : {}),

@@ -8,6 +8,9 @@ export const packageRoot = resolve(fileURLToPath(new URL('../..', import.meta.ur
 /** The bundled starter environments. */
 export const starterEnvsDir = join(packageRoot, 'envs');
 
+/** The catalogue of pinned public repositories (`env add --from-catalogue`). */
+export const catalogueFile = join(packageRoot, 'catalogue', 'environments.json');
+
 /**
  * The project data directory: registry, snapshots, dependency layers and
  * temporary workspaces. `FROGNANO_HOME` overrides the default `./.frognano`.

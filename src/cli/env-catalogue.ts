@@ -1,0 +1,48 @@
+// `frognano env catalogue` and `env add --from-catalogue NAME`: public
+// repositories pinned to a commit, with the figures of their last check.
+import { catalogueEntry, cataloguePath, loadCatalogue } from '../env/catalogue.js';
+import type { InferOptions } from '../env/infer.js';
+import { table } from '../util/table.js';
+import type { CliContext } from './context.js';
+
+/** What `env add` is given for a catalogue entry: its repository, commit and the flags it records. */
+export function catalogueAdd(name: string): { target: string; options: InferOptions & { ref: string } } {
+  const e = catalogueEntry(name);
+  return {
+    target: e.git,
+    options: {
+      name: e.name,
+      ref: e.commit,
+      language: e.language,
+      runner: e.runner,
+      ...(e.flags?.testCommand ? { testCommand: e.flags.testCommand } : {}),
+      ...(e.flags?.env ? { env: e.flags.env } : {}),
+      ...(e.flags?.testPaths ? { testPaths: e.flags.testPaths } : {}),
+    },
+  };
+}
+
+export function listCatalogue(ctx: CliContext): number {
+  const entries = loadCatalogue();
+  if (ctx.flags.json) {
+    ctx.out(JSON.stringify(entries, null, 2));
+    return 0;
+  }
+  const rows = entries.map((e) => {
+    const v = e.verified;
+    return [
+      e.name,
+      e.language,
+      e.runner,
+      e.commit.slice(0, 10),
+      e.flags ? Object.keys(e.flags).join(',') : '-',
+      v ? (v.accepted ? 'accepted' : 'rejected') : 'unverified',
+      v ? String(v.tests) : '',
+      v ? `${v.valid}/${v.candidates}` : '',
+      v ? `${v.referenceSolved}/${v.valid}` : '',
+    ];
+  });
+  ctx.out(table(['name', 'language', 'runner', 'commit', 'flags', 'check', 'tests', 'valid/tried', 'fix solves'], rows));
+  ctx.out(`\n${entries.length} entries in ${cataloguePath()}; add one with: frognano env add --from-catalogue NAME`);
+  return 0;
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { main } from '../../src/cli/main.js';
+import { loadCatalogue } from '../../src/env/catalogue.js';
+import { findEnvironment } from '../../src/env/registry.js';
+import { Store } from '../../src/store/store.js';
+import { catalogueFile } from '../../src/util/paths.js';
+import { git } from '../../src/util/git.js';
+import { PY_RUNNER_REPOS, writeRepo } from '../helpers/runner-repos.js';
+import { tempDir } from '../helpers/workspace.js';
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** A local git repository with two commits; returns its URL and the first commit (the pinned one). */
+async function repoWithHistory(files: Record<string, string>, name: string): Promise<{ url: string; pinned: string }> {
+  const dir = writeRepo(files, name);
+  await git(['init', '-q', '-b', 'main'], { cwd: dir });
+  await git(['-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '-A'], { cwd: dir });
+  await git(['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'first'], { cwd: dir });
+  const pinned = (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim();
+  writeFileSync(join(dir, 'LATER.md'), 'a later commit the catalogue does not pin\n');
+  await git(['-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '-A'], { cwd: dir });
+  await git(['-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'second'], { cwd: dir });
+  return { url: `file://${dir}`, pinned };
+}
+
+describe('the catalogue', () => {
+  const saved = process.env.FROGNANO_CATALOGUE;
+  const dataDir = tempDir();
+  before(async () => {
+    const a = await repoWithHistory(PY_RUNNER_REPOS.unittest!.files, 'ut-lib');
+    const b = await repoWithHistory(PY_RUNNER_REPOS['pytest-src']!.files, 'src-lib');
+    const file = join(tempDir(), 'catalogue.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema: 'frognano.catalogue/v1',
+        entries: [
+          { name: 'ut-lib', git: a.url, commit: a.pinned, language: 'python', runner: 'unittest', description: 'fixture' },
+          { name: 'src-lib', git: b.url, commit: b.pinned, language: 'python', runner: 'pytest', flags: { env: { MODE: 'x' } }, description: 'fixture' },
+        ],
+      }),
+    );
+    process.env.FROGNANO_CATALOGUE = file;
+  });
+  after(() => {
+    if (saved === undefined) delete process.env.FROGNANO_CATALOGUE;
+    else process.env.FROGNANO_CATALOGUE = saved;
+  });
+
+  it('env add --from-catalogue clones the entry at its pinned commit, with the flags it records', async () => {
+    const r = await cli(['env', 'add', '--from-catalogue', 'src-lib', '--data-dir', dataDir]);
+    assert.equal(r.code, 0, r.err);
+    const store = new Store(dataDir);
+    const env = findEnvironment(store, 'src-lib');
+    store.close();
+    assert.equal(env.spec.test.env.MODE, 'x');
+    assert.equal(env.spec.test.env.PYTHONPATH, 'src');
+    assert.ok('git' in env.spec.source && env.spec.source.ref?.length === 40);
+    assert.match(r.out, /runner: pytest/);
+  });
+
+  it('the added entry passes env check in the sandbox', async () => {
+    assert.equal((await cli(['env', 'add', '--from-catalogue', 'ut-lib', '--data-dir', dataDir])).code, 0);
+    const r = await cli(['env', 'check', 'ut-lib', '--data-dir', dataDir, '--json']);
+    assert.equal(r.code, 0, r.out);
+    const [result] = JSON.parse(r.out) as { accepted: boolean; total: number }[];
+    assert.equal(result?.accepted, true);
+    assert.equal(result?.total, 5);
+  });
+
+  it('names the known entries when asked for an unknown one, and lists them', async () => {
+    const r = await cli(['env', 'add', '--from-catalogue', 'nope', '--data-dir', dataDir]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /no catalogue entry named "nope"/);
+    assert.match(r.err, /ut-lib, src-lib/);
+    const list = await cli(['env', 'catalogue']);
+    assert.match(list.out, /ut-lib\s+python\s+unittest/);
+  });
+
+  it('the bundled catalogue is well formed, and every verified entry was accepted with the reference fix solving each valid task', () => {
+    for (const e of loadCatalogue(catalogueFile)) {
+      if (!e.verified) continue;
+      assert.ok(e.verified.accepted, `${e.name} accepted`);
+      assert.equal(e.verified.referenceSolved, e.verified.valid, `${e.name}: the reference fix solves every valid task`);
+    }
+  });
+});
