@@ -1,6 +1,6 @@
 // `frognano env catalogue` and `env add --from-catalogue NAME`: public
 // repositories pinned to a commit, with the figures of their last check.
-import { catalogueEntry, cataloguePath, loadCatalogue } from '../env/catalogue.js';
+import { catalogueEntry, cataloguePath, loadCatalogue, type CatalogueEntry } from '../env/catalogue.js';
 import type { InferOptions } from '../env/infer.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
@@ -28,6 +28,10 @@ export function listCatalogue(ctx: CliContext): number {
     ctx.out(JSON.stringify(entries, null, 2));
     return 0;
   }
+  if (ctx.flags.markdown) {
+    ctx.out(markdownTable(entries));
+    return 0;
+  }
   const rows = entries.map((e) => {
     const v = e.verified;
     return [
@@ -45,4 +49,21 @@ export function listCatalogue(ctx: CliContext): number {
   ctx.out(table(['name', 'language', 'runner', 'commit', 'flags', 'check', 'tests', 'valid/tried', 'fix solves'], rows));
   ctx.out(`\n${entries.length} entries in ${cataloguePath()}; add one with: frognano env add --from-catalogue NAME`);
   return 0;
+}
+
+/** The verification table of docs/catalogue.md, made from the catalogue file (its one source). */
+function markdownTable(entries: CatalogueEntry[]): string {
+  const head =
+    '| entry | language | runner | commit | flags | tests | env check: runs (s), whole check (s) | procedural yield | reference fix solves |\n|---|---|---|---|---|---|---|---|---|';
+  const rows = entries.map((e) => {
+    const v = e.verified;
+    const pct = v && v.candidates ? ` (${((100 * v.valid) / v.candidates).toFixed(1)}%)` : '';
+    const flags = e.flags
+      ? Object.entries(e.flags)
+          .map(([k, val]) => `\`${k}\`: \`${JSON.stringify(val)}\``)
+          .join('; ')
+      : 'none';
+    return `| [${e.name}](${e.git.replace(/\.git$/, '')}) | ${e.language} | ${e.runner} | \`${e.commit.slice(0, 12)}\` | ${flags} | ${v?.tests ?? ''} | ${v ? `${v.runSeconds.map((x) => x.toFixed(2)).join(' / ')}, ${v.checkSeconds.toFixed(1)}` : 'unverified'} | ${v ? `${v.valid}/${v.candidates}${pct}` : ''} | ${v ? `${v.referenceSolved}/${v.valid}` : ''} |`;
+  });
+  return [head, ...rows].join('\n');
 }

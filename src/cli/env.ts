@@ -20,7 +20,7 @@ export const ENV_HELP = `Usage:
                    [--report FMT] [--env KEY=VALUE ...] [--test-paths GLOB,...] [--ref REF] [--json]
   frognano env add --from-catalogue NAME [--name N] [--force] [--json]
   frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
-  frognano env catalogue [--json]
+  frognano env catalogue [--json|--markdown]
 
 env list    the starter environments and those you added, with their last check
 env add     register your repository; a spec is inferred unless it has environment.json:

@@ -28,6 +28,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     env: { type: 'string', multiple: true },
     all: bool,
     force: bool,
+    markdown: bool,
   },
   synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model', str),
   task: names('env format out tasks', str),

@@ -184,7 +184,8 @@ async function buildLayer(spec: LoadedEnv['spec'], snapshot: string, layerHome: 
     if (process.getuid?.() === 0 && opts.runtime.isolated) await run('chown', ['-R', `${uid}:${uid}`, build, out]);
     const mounts = { root: build, layers: [], outDir: out, uid };
     // The test environment (--env values among it) holds for setup too: a variable a build needs is usually one the tests need.
-    const env = { ...spec.test.env, ...(await npmRegistry()) };
+    // HUSKY=0: a prepare script installing git hooks fails in a copy with no .git.
+    const env = { HUSKY: '0', ...spec.test.env, ...(await npmRegistry()) };
     for (const step of spec.setup) {
       opts.onProgress?.(`${spec.name}: $ ${step}`);
       const res = await opts.runtime.exec(mounts, {

@@ -8,6 +8,7 @@
 // differs from the project's tests except the value it expects. The plan is
 // checked on the broken state and the reference fix before a task keeps it.
 import type { GradingLayout } from '../task/task.js';
+import { posix } from 'node:path';
 import { shuffle } from '../util/rng.js';
 import { contradict, contradictionSites, type Site } from './tests/contradict.js';
 import { baseTestId, indexDefs, testIdOf, type IdStyle, type TestDef, type TestFile } from './tests/defs.js';
@@ -109,11 +110,19 @@ function sameFileTwins(file: TestFile, chosen: Unit[], style: IdStyle, random: (
 }
 
 /**
- * Python: the k-th copy of a file holds the k-th twin of each chosen test,
- * everything of the file that is not a test, and a few of its other tests
- * unchanged (their results are ignored), so copies vary in size.
+ * Python (and ava): the k-th copy of a file holds the k-th twin of each
+ * chosen test, everything of the file that is not a test, and a few of its
+ * other tests unchanged (their results are ignored), so copies vary in size.
+ * `twinId` names a twin in the copy from the id of the test it copies.
  */
-function copiedTwins(file: TestFile, chosen: Unit[], random: () => number, taken: Set<string>, plan: HoneypotPlan): void {
+function copiedTwins(
+  file: TestFile,
+  chosen: Unit[],
+  random: () => number,
+  taken: Set<string>,
+  plan: HoneypotPlan,
+  naming: { twinId: (id: string, copy: string) => string; record: (copy: string, example: string) => void },
+): void {
   const rounds = Math.max(0, ...chosen.map((u) => u.twins));
   for (let k = 0; k < rounds; k++) {
     const edits = new Map<TestDef, string | null>();
@@ -131,9 +140,27 @@ function copiedTwins(file: TestFile, chosen: Unit[], random: () => number, taken
     if (mine.length === 0) continue;
     const path = freshTestPath(file.rel, plan.words, taken, random);
     plan.files.push({ path, content: editTests(file, edits), like: file.rel });
-    plan.copies.push(path);
-    for (const t of mine) plan.twins.push({ id: path + t.id.slice(file.rel.length), of: t.of });
+    naming.record(path, mine[0]!.id);
+    for (const t of mine) plan.twins.push({ id: naming.twinId(t.id, path), of: t.of });
   }
+}
+
+const AVA_SEP = ' \u203a ';
+
+/** ava's name for a file: its base name without .test/.spec, test- and extension (ava's own rule). */
+function avaStem(path: string): string {
+  return posix
+    .basename(path)
+    .replace(/\.spec\./, '.')
+    .replace(/\.test\./, '.')
+    .replace(/test-/, '')
+    .replace(/\.[cm]?[jt]sx?$/, '');
+}
+
+/** An ava id "test › math › adds" of a test in `copy` (same folder): the file's stem replaced. */
+function avaCopyId(id: string, title: string, copy: string): string {
+  const prefix = id.slice(0, id.length - title.length - AVA_SEP.length).split(AVA_SEP);
+  return [...prefix.slice(0, -1), avaStem(copy), title].join(AVA_SEP);
 }
 
 /** The honeypots for a task's required tests, or null when none of them can carry one. */
@@ -143,8 +170,22 @@ export async function planHoneypots(input: HoneypotInput): Promise<HoneypotPlan 
   for (const file of input.files) {
     const here = chosen.filter((u) => u.file === file);
     if (here.length === 0) continue;
-    if (file.lang === 'python') copiedTwins(file, here, input.random, input.taken, plan);
-    else sameFileTwins(file, here, input.style, input.random, plan);
+    if (file.lang === 'python') {
+      copiedTwins(file, here, input.random, input.taken, plan, {
+        twinId: (id, copy) => copy + id.slice(file.rel.length),
+        record: (copy) => plan.copies.push(copy),
+      });
+    } else if (here.every((u) => u.def.path.length === 1 && u.ids.every((id) => id.endsWith(`${AVA_SEP}${u.def.path[0]}`)))) {
+      // ava refuses a title twice in one file; its twins go in copies, whose tests ava names by the copy's stem.
+      const title = (id: string) => here.find((u) => u.ids.includes(id))!.def.path[0]!;
+      copiedTwins(file, here, input.random, input.taken, plan, {
+        twinId: (id, copy) => avaCopyId(id, title(id), copy),
+        record: (copy, example) => {
+          const twin = avaCopyId(example, title(example), copy);
+          (plan.copyPrefixes ??= []).push(twin.slice(0, twin.length - title(example).length - AVA_SEP.length));
+        },
+      });
+    } else sameFileTwins(file, here, input.style, input.random, plan);
   }
   return plan.twins.length ? plan : null;
 }

@@ -132,7 +132,9 @@ export function readLayout(run: TestRun, layout: GradingLayout, moved: readonly 
     results.set(original, { ...r, id: original, ...(r.file === m.to ? { file: m.from } : {}) });
   }
   const twins = layout.twins.map((t) => ({ ...t, status: take(t.id)?.status ?? ('missing' as const) }));
-  for (const id of [...results.keys()]) if (layout.copies.some((c) => id.startsWith(`${c}::`))) results.delete(id);
+  for (const id of [...results.keys()]) {
+    if (layout.copies.some((c) => id.startsWith(`${c}::`)) || layout.copyPrefixes?.some((c) => id.startsWith(`${c} \u203a `))) results.delete(id);
+  }
   for (const [reported, original] of Object.entries(layout.renamed)) {
     const r = take(reported);
     if (r) results.set(original, { ...r, id: original });

@@ -85,6 +85,8 @@ export interface GradingLayout {
   renamed: Record<string, string>;
   /** Files that are copies: none of their results belongs to a real test. */
   copies: string[];
+  /** ava: the names copies' tests report under ("test › core"), as ava prefixes a title with its file's stem. */
+  copyPrefixes?: string[];
   /** pytest: move each file holding a required test to a fresh name for every graded run. */
   relocate: boolean;
   /** Repeat ids (" [n]") of required tests' names that honest runs report besides them. */

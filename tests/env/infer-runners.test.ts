@@ -64,6 +64,25 @@ describe('env add infers the test runner from the project', () => {
     assert.deepEqual(spec.test.command.slice(0, 5), ['node', 'node_modules/.bin/mocha', '-r', 'ts-node/register', 'test/**/*.ts']);
   });
 
+  it('keeps the build steps a test script runs before its runner, and leaves lints and type checks out', () => {
+    const built = infer({
+      'package.json': JSON.stringify({
+        scripts: { build: 'tsc -p .', test: 'eslint . && npm run build && mocha dist/test && size-limit' },
+        devDependencies: { mocha: '10' },
+      }),
+      'test/a.ts': '',
+    });
+    assert.deepEqual(built.spec.test.command.slice(0, 5), ['sh', '-c', 'tsc -p . && exec "$0" "$@"', 'node', 'node_modules/.bin/mocha']);
+    assert.match(built.evidence, /after tsc -p \./);
+    const linted = infer({ 'package.json': JSON.stringify({ scripts: { test: 'xo && ava && tsd' }, devDependencies: { ava: '6' } }), 'test.js': '' });
+    assert.deepEqual(linted.spec.test.command, ['node', 'node_modules/.bin/ava', '--tap']);
+    const pretest = infer({
+      'package.json': JSON.stringify({ scripts: { pretest: 'npm run build', test: 'tape test/*.js' }, devDependencies: { tape: '5' } }),
+      'test/a.js': '',
+    });
+    assert.equal(pretest.spec.test.command[2], 'npm run build && exec "$0" "$@"');
+  });
+
   it('gives node-tap 16 its own report flags (read from the lockfile or the range)', () => {
     const { spec } = infer({ 'package.json': JSON.stringify({ devDependencies: { tap: '^16.3.0' } }), 'test/a.js': '' });
     assert.deepEqual(spec.test.command.slice(2), ['--no-coverage', '--reporter=silent', '--output-file={report}']);

@@ -115,7 +115,10 @@ export const JS_RUNNERS: Record<JsRunnerName, JsRunner> = {
     drop: { flag: NONE, withValue: NONE },
     // tape has no default files: the script's globs, else the usual folders.
     build: (args, p) => ({
-      command: [...bin('tape'), ...(args.length ? args : ['test/**/*.js', 'tests/**/*.js'].filter((g) => p.exists(g.split('/')[0]!)))],
+      command: [
+        ...bin('tape'),
+        ...(args.length ? args : [...['test/**/*.js', 'tests/**/*.js'].filter((g) => p.exists(g.split('/')[0]!)), ...p.find((f) => /^test\.[cm]?js$/.test(f))]),
+      ],
       report: { format: 'tap', from: 'stdout' },
       env: {},
     }),

@@ -25,17 +25,26 @@ export function runnerInWords(input: string[]): { runner: JsRunnerName; args: st
   return runner ? { runner, args: words.slice(1) } : null;
 }
 
-/** What a package script runs: "mocha test/*.js && eslint ." → mocha with ["test/*.js"]. */
-export function runnerInScript(script: string): { runner: JsRunnerName; args: string[] } | null {
-  for (const part of script.split(/&&|\|\|?|;/)) {
+// Steps a test script runs before its runner that the tests need: compiling.
+// Lints, formatters, type checks (tsc --noEmit, tsd) and size checks are left out.
+const BUILD_STEP =
+  /^(tsc\b(?!.*--noEmit)|babel\b|rollup\b|tsup\b|esbuild\b|webpack\b|vite build\b|swc\b|node \S*build\S*|(npm|yarn|pnpm)( run)? (build|compile)[\w:-]*$)/;
+
+/**
+ * What a package script runs: "tsc && mocha test/*.js && eslint ." → mocha
+ * with ["test/*.js"], and the build steps before it (["tsc"]).
+ */
+export function runnerInScript(script: string): { runner: JsRunnerName; args: string[]; before: string[] } | null {
+  const before: string[] = [];
+  for (const part of script.split(/&&|\|\|?|;/).map((x) => x.trim())) {
     const found = runnerInWords(
       part
-        .trim()
         .split(/\s+/)
         .filter(Boolean)
         .map((a) => a.replace(/^(['"])(.*)\1$/, '$2')),
     );
-    if (found) return found;
+    if (found) return { ...found, before };
+    if (BUILD_STEP.test(part)) before.push(part);
   }
   return null;
 }
@@ -45,15 +54,20 @@ function dependencies(pkg: Config | null): Record<string, unknown> {
 }
 
 /** The runner and why: the test script (one level of `npm run x` followed), config files, dependencies, imports. */
-export function detectJsRunner(p: Project): { runner: JsRunnerName; args: string[]; evidence: string } | null {
+export function detectJsRunner(p: Project): { runner: JsRunnerName; args: string[]; before?: string[]; evidence: string } | null {
   const pkg = p.json('package.json');
   const scripts = isRecord(pkg?.scripts) ? pkg.scripts : {};
   const test = typeof scripts.test === 'string' ? scripts.test : '';
   const followed = test.replace(/\b(?:npm run|yarn run|pnpm run|yarn|pnpm)\s+([\w:-]+)/g, (m, name: string) =>
     typeof scripts[name] === 'string' && name !== 'test' ? scripts[name] : m,
   );
+  // npm runs a pretest script before the test script: a build there is needed too.
+  const pretest = typeof scripts.pretest === 'string' && BUILD_STEP.test(scripts.pretest.trim()) ? [scripts.pretest.trim()] : [];
   const fromScript = runnerInScript(followed);
-  if (fromScript) return { ...fromScript, evidence: `package.json scripts.test runs ${fromScript.runner}` };
+  if (fromScript) {
+    const before = [...pretest, ...fromScript.before];
+    return { ...fromScript, before, evidence: `package.json scripts.test runs ${fromScript.runner}${before.length ? ` after ${before.join(' && ')}` : ''}` };
+  }
   const deps = dependencies(pkg);
   for (const name of JS_RUNNER_NAMES) {
     const r = JS_RUNNERS[name];
@@ -74,12 +88,15 @@ export function detectJsRunner(p: Project): { runner: JsRunnerName; args: string
 /** Globs of a JavaScript project's test files: the usual folders and name patterns, and the paths its test script names. */
 export function jsTestPaths(p: Project, args: string[]): string[] {
   const dirs = ['test', 'tests', '__tests__', 'spec'].filter((d) => p.exists(d)).map((d) => `${d}/**`);
+  // A single test file at the root (test.js, test.ts) is a common convention of small packages.
+  const root = p.find((f) => /^test\.[cm]?[jt]sx?$/.test(f));
   const named = ['**/*.test.*', '**/*.spec.*', '**/__tests__/**'].filter((g) => p.find((f) => globToRegExp(g).test(f)).length);
   const given = args
     .filter((a) => !a.startsWith('-') && /[*/]|\.[cm]?[jt]sx?$/.test(a))
     .map((a) => a.replace(/^\.\//, ''))
     .map((a) => (/[*]|\.[cm]?[jt]sx?$/.test(a) ? a : `${a.replace(/\/+$/, '')}/**`));
-  return [...new Set([...dirs, ...named, ...given])];
+  const found = [...new Set([...dirs, ...root, ...named, ...given])];
+  return found.length ? found : ['test/**', 'tests/**', '**/*.test.*', '**/*.spec.*', '**/__tests__/**'];
 }
 
 export function jsRunner(p: Project, asked?: string, given?: string[]): RunnerPlan | null {
@@ -88,5 +105,9 @@ export function jsRunner(p: Project, asked?: string, given?: string[]): RunnerPl
   if (!found) return null;
   const r: JsRunner = JS_RUNNERS[found.runner];
   const args = keptArgs(found.args, r.drop);
-  return { ...r.build(args, p), runner: found.runner, testPaths: jsTestPaths(p, args), evidence: found.evidence };
+  const made = r.build(args, p);
+  const before = 'before' in found ? (found.before ?? []) : [];
+  // A build the tests need runs before every test run, so an agent's change to the sources reaches them.
+  const command = before.length ? ['sh', '-c', `${before.join(' && ')} && exec "$0" "$@"`, ...made.command] : made.command;
+  return { ...made, command, runner: found.runner, testPaths: jsTestPaths(p, args), evidence: found.evidence };
 }
