@@ -41,12 +41,17 @@ describe('the unittest runner that writes JUnit', () => {
         'tests/__init__.py': 'class Base:\n    def test_inherited(self):\n        pass\n',
         'tests/test_x.py': CASES,
         'tests/test_broken.py': 'import not_a_module_anywhere\n',
+        // Doctests through load_tests: named by the object they document, in its file.
+        'tests/test_docs.py':
+          'import doctest\n\nfrom tests import helpers\n\n\ndef load_tests(loader, suite, ignore):\n    suite.addTests(doctest.DocTestSuite(helpers))\n    return suite\n',
+        'tests/helpers.py': 'def double(x):\n    """\n    >>> double(2)\n    4\n    """\n    return x * 2\n',
       },
       'ut',
     );
     const argv = expandUnittest([py.executable, UNITTEST_JUNIT, join(dir, 'report.xml'), 'discover', '-s', 'tests', '-t', '.'], false);
     assert.throws(() => execFileSync(argv[0]!, argv.slice(1), { cwd: dir, stdio: 'pipe' }), 'a failing suite exits non-zero');
     const tests = parseJunit(readFileSync(join(dir, 'report.xml'), 'utf8')).tests;
+    assert.equal(tests.find((t) => t.id === 'tests/helpers.py::tests.helpers.double')?.status, 'passed', 'a doctest, by the object it documents');
     const by = Object.fromEntries(tests.map((t) => [t.id, t]));
     assert.equal(by['tests/test_x.py::TestX::test_ok']?.status, 'passed');
     assert.equal(by['tests/test_x.py::TestX::test_bad']?.status, 'failed');

@@ -32,6 +32,10 @@ class Result(unittest.TextTestResult):
         super().stopTest(test)
         file, module = where(test)
         status, text = self._status or 'passed', self._text
+        dt = getattr(test, '_dt_test', None)
+        if dt is not None:  # a doctest: named by its object, in the file that holds it
+            f = os.path.relpath(dt.filename) if dt.filename else ''
+            cases.append(('', dt.name, f if f.endswith('.py') and not f.startswith('..') else '', status, text, time.monotonic() - self._t0)); return
         if type(test).__name__ == '_FailedTest' or not hasattr(test, '_testMethodName'):
             cases.append(('', test.id(), '', status, text, 0.0)); return
         cases.append((module + '.' + type(test).__qualname__, test._testMethodName, file, status, text, time.monotonic() - self._t0))
