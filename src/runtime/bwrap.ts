@@ -143,6 +143,11 @@ export class BwrapRuntime implements Runtime {
       '1777',
       '--tmpfs',
       '/tmp',
+      // Shared memory for multiprocessing (Python's Pool, semaphores); --dev makes it root's alone.
+      '--perms',
+      '1777',
+      '--tmpfs',
+      '/dev/shm',
     ];
     for (const prefix of hostPython()?.prefixes ?? []) {
       if (!prefix.startsWith('/usr/')) args.push(...dirs(prefix), '--ro-bind', prefix, prefix);

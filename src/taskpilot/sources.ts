@@ -11,7 +11,31 @@ export interface SourceFile {
   text: string;
 }
 
-const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', 'dist', 'build', '.venv', 'venv']);
+// Build output and dependencies, and folders of tooling no test exercises: a
+// bug planted in a release script or a benchmark fails no test (jshttp/statuses:
+// eight of nine non-test files were scripts/, and every candidate was rejected).
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  '__pycache__',
+  'dist',
+  'build',
+  '.venv',
+  'venv',
+  'scripts',
+  'script',
+  'bench',
+  'benchmark',
+  'benchmarks',
+  'examples',
+  'example',
+  'docs',
+  'doc',
+  'coverage',
+  '.github',
+]);
+/** Root files that configure tools or run tasks, not library code. */
+const TOOL_FILE = /^(gulpfile|gruntfile|karma\.conf|noxfile|tasks|fabfile|\.eslintrc|\.mocharc|\.prettierrc|eslint\.config)\.[\w.]+$/i;
 
 export function sourceFiles(snapshot: string, spec: EnvironmentSpec): SourceFile[] {
   const out: SourceFile[] = [];
@@ -25,7 +49,7 @@ export function sourceFiles(snapshot: string, spec: EnvironmentSpec): SourceFile
       }
       const lang = languageOf(name);
       if (!lang || matchesAny(rel, spec.testPaths) || /(^|\/)(conftest|setup)\.py$/.test(rel)) continue;
-      if (/\.config\.[cm]?[jt]s$/.test(name)) continue;
+      if (/\.config\.[cm]?[jt]s$/.test(name) || name.endsWith('.d.ts') || (!rel.includes('/') && TOOL_FILE.test(name))) continue;
       out.push({ rel, lang, text: readFileSync(path, 'utf8') });
     }
   };

@@ -13,7 +13,7 @@ describe('env add infers the test runner from the project', () => {
     mocha: {
       runner: 'mocha',
       evidence: /scripts\.test runs mocha/,
-      argv: /^node node_modules\/\.bin\/mocha --timeout 5000 test\/ --reporter xunit --reporter-option output=\{report\}$/,
+      argv: /^node node_modules\/\.bin\/mocha --timeout 5000 test\/ --reporter xunit --reporter-options output=\{report\}$/,
       format: 'junit',
       from: 'file',
     },
@@ -81,6 +81,14 @@ describe('env add infers the test runner from the project', () => {
       'test/a.js': '',
     });
     assert.equal(pretest.spec.test.command[2], 'npm run build && exec "$0" "$@"');
+  });
+
+  it('drops the options that would replace the report, never end, or write into the read-only layer', () => {
+    const { spec } = infer({
+      'package.json': JSON.stringify({ scripts: { test: 'vitest run --typecheck --coverage --reporter=verbose' }, devDependencies: { vitest: '3' } }),
+      'a.test.ts': '',
+    });
+    assert.deepEqual(spec.test.command, ['node', 'node_modules/.bin/vitest', 'run', '--reporter=json', '--outputFile={report}']);
   });
 
   it('gives node-tap 16 its own report flags (read from the lockfile or the range)', () => {
@@ -151,6 +159,27 @@ describe('env add reads Python projects', () => {
     assert.ok(cfg.spec.test.command.includes('addopts=--strict-markers'));
     const tox = infer({ 'tox.ini': '[pytest]\ntestpaths = t\n', 't/test_b.py': 'def test_b():\n    pass\n' });
     assert.match(tox.evidence, /tox\.ini/);
+  });
+
+  it('protects only the test files of a package that holds its tests among its modules', () => {
+    const { spec } = infer({
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["toolz"]\n',
+      'toolz/__init__.py': '',
+      'toolz/core.py': 'def f():\n    return 1\n',
+      'toolz/tests/test_core.py': 'def test_f():\n    pass\n',
+    });
+    assert.ok(spec.testPaths.includes('toolz/**/tests/**'), spec.testPaths.join(', '));
+    assert.ok(!spec.testPaths.includes('toolz/**'));
+  });
+
+  it('does not install what tests never import: session runners, linters, pytest plugins', () => {
+    const { spec } = infer({
+      'pyproject.toml': '[dependency-groups]\ntest = ["tox", "pytest-cov", "coverage[toml]", "ruff"]\n',
+      '.pytest.ini': '[pytest]\naddopts = --cov=pkg --no-cov-on-fail\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
+    assert.deepEqual(spec.setup, []);
+    assert.ok(spec.test.command.includes('addopts='), 'the hidden .pytest.ini is read, its plugin options left out');
   });
 
   it('keeps the project addopts untouched when no plugin option is in them', () => {

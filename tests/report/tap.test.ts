@@ -69,7 +69,7 @@ describe('TAP parser (tape output)', () => {
         ['add sums [2]', 'passed'],
       ],
     );
-    assert.equal(tests[0]!.message, 'should be strictly equal');
+    assert.equal(tests[0]!.message, 'should be strictly equal\nexpected: 5\nactual: -1', 'the assertion, then its YAML block');
   });
 });
 

@@ -84,7 +84,9 @@ describe('runProcess output cap and timeout', () => {
 
   it('keeps stderr when stdout alone overflows the cap', async () => {
     const cap = 64 * 1024;
-    const script = `process.stdout.write('o'.repeat(${4 * cap})); process.stderr.write('the error\\n'); process.exit(2);`;
+    // The error first, then the flood: the cap may kill the child as soon as stdout passes it, so a
+    // message written after the flood is not promised; one written before it must survive.
+    const script = `process.stderr.write('the error\\n'); process.stdout.write('o'.repeat(${4 * cap})); process.exit(2);`;
     const res = await runProcess({ argv: [process.execPath, '-e', script], cwd: '/', env: {}, timeoutMs: 20_000, maxOutputBytes: cap });
     assert.equal(res.outputLimited, true);
     assert.equal(res.stderr, 'the error\n');

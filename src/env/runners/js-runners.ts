@@ -42,7 +42,11 @@ export const JS_RUNNERS: Record<JsRunnerName, JsRunner> = {
     pkg: 'vitest',
     bins: ['vitest'],
     configFiles: [...configs('vitest.config'), ...configs('vitest.workspace')],
-    drop: { flag: /^(run|watch|dev|--watch|-w|--coverage.*|--ui|--silent|--reporter=.*|--outputFile=.*)$/, withValue: /^(--reporter|--outputFile)$/ },
+    // --typecheck runs tsc, which writes its build info into the read-only layer and fails the run.
+    drop: {
+      flag: /^(run|watch|dev|--watch|-w|--coverage.*|--ui|--silent|--reporter=.*|--outputFile=.*|--typecheck.*)$/,
+      withValue: /^(--reporter|--outputFile)$/,
+    },
     // The dependency layer is read-only: Vite's cache goes to the sandbox's /tmp.
     build: (args) => ({
       command: [...bin('vitest'), 'run', ...args, '--reporter=json', '--outputFile={report}'],
@@ -103,7 +107,8 @@ export const JS_RUNNERS: Record<JsRunnerName, JsRunner> = {
       withValue: /^(--reporter|-R|--reporter-option|--reporter-options|-O)$/,
     },
     build: (args) => ({
-      command: [...bin('mocha'), ...args, '--reporter', 'xunit', '--reporter-option', 'output={report}'],
+      // --reporter-options (plural): every mocha version takes it; the singular came in mocha 6.
+      command: [...bin('mocha'), ...args, '--reporter', 'xunit', '--reporter-options', 'output={report}'],
       report: { format: 'junit', ...file },
       env: {},
     }),

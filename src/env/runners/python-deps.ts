@@ -88,6 +88,12 @@ function installedNames(): Set<string> {
   }
 }
 
+// Never imported by tests: runners of test sessions, linters, coverage and
+// docs tools; and pytest plugins, which the sandbox does not autoload (their
+// options are taken out of addopts).
+const NOT_FOR_TESTS =
+  /^(tox|nox|coverage|pre-commit|flake8|black|isort|mypy|ruff|pylint|pyright|bandit|codecov|twine|build|wheel|sphinx.*|furo|myst-.*|mkdocs.*|check-manifest|pyroma|pytest-.*|covdefaults)$/;
+
 export function pythonDependencies(p: Project, projectName?: string): DependencyPlan & { missing: string[]; from: string[] } {
   const { reqs, from } = declaredRequirements(p);
   const have = installedNames();
@@ -95,7 +101,7 @@ export function pythonDependencies(p: Project, projectName?: string): Dependency
   // Markers ("; python_version < '3.8'") are left to pip; a requirement naming the project itself is the project.
   const missing = reqs.filter((r) => {
     const name = requirementName(r);
-    return name !== null && name !== own && !have.has(name);
+    return name !== null && name !== own && !have.has(name) && !NOT_FOR_TESTS.test(name);
   });
   if (missing.length === 0) return { setup: [], layer: [], env: {}, missing, from };
   return {

@@ -13,6 +13,7 @@ export function pytestConfig(p: Project): { file: string; options: Record<string
   const pyproject = p.toml('pyproject.toml');
   const places: [string, unknown][] = [
     ['pytest.ini', get(p.ini('pytest.ini'), 'pytest')],
+    ['.pytest.ini', get(p.ini('.pytest.ini'), 'pytest')],
     ['pyproject.toml [tool.pytest]', get(pyproject, 'tool', 'pytest', 'ini_options') ?? get(pyproject, 'tool', 'pytest')],
     ['tox.ini [pytest]', get(p.ini('tox.ini'), 'pytest')],
     ['setup.cfg [tool:pytest]', get(p.ini('setup.cfg'), 'tool:pytest')],
@@ -39,6 +40,20 @@ function testDirs(p: Project, configured: string[]): string[] {
   if (given.length) return given;
   for (const d of ['tests', 'test', 'testing']) if (p.exists(d) && p.find((f) => f.startsWith(`${d}/`) && f.endsWith('.py')).length) return [d];
   return [];
+}
+
+/**
+ * Globs of the tests under a configured test path. A folder of tests is
+ * protected whole; a package that holds its tests among its modules
+ * (pytest's testpaths = ["toolz"], tests in toolz/tests/) only in its test
+ * files and test folders, or every module would count as a test.
+ */
+function testGlobs(p: Project, d: string): string[] {
+  if (d.endsWith('.py')) return [d];
+  const inTestDir = (f: string) => /(^|\/)(tests?|testing)\//.test(f.slice(d.length + 1));
+  const sources = p.find((f) => f.startsWith(`${d}/`) && f.endsWith('.py') && !isPyTestFile(f) && !inTestDir(f) && !/(^|\/)(conftest|__init__)\.py$/.test(f));
+  if (sources.length === 0) return [`${d}/**`];
+  return [`${d}/**/tests/**`, `${d}/**/test/**`, `${d}/**/test_*.py`, `${d}/**/*_test.py`, `${d}/**/conftest.py`];
 }
 
 /** The folder a src/ layout imports from, when the project is not on the import path as checked out. */
@@ -123,7 +138,7 @@ export function pythonRunner(p: Project, forced?: RunnerName, given?: string[]):
       : (pytestWhy ?? (usesUnittest ? 'test files use unittest, and nothing names pytest' : 'test files named for pytest'));
   const roots = importRoots(p);
   const env: Record<string, string> = roots.length ? { PYTHONPATH: roots.join(':') } : {};
-  const testPaths = dirs.length ? dirs.map((d) => (d.endsWith('.py') ? d : `${d}/**`)) : ['**/test_*.py', '**/*_test.py', '**/conftest.py'];
+  const testPaths = dirs.length ? dirs.flatMap((d) => testGlobs(p, d)) : ['**/test_*.py', '**/*_test.py', '**/conftest.py'];
   if (given && runner === 'unittest') {
     return { runner, command: ['{python}', UNITTEST_JUNIT, '{report}', ...given], report: { format: 'junit', from: 'file' }, env, testPaths, evidence };
   }
