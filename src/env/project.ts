@@ -40,8 +40,9 @@ export class Project {
     return this.parsed(rel, (t) => parseToml(t) as unknown);
   }
 
+  /** An INI file as Python's configparser reads it: indented lines continue the value above them. */
   ini(rel: string): Config | null {
-    return this.parsed(rel, (t) => parseIni(t) as unknown);
+    return this.parsed(rel, (t) => parseIni(joinContinuations(t)) as unknown);
   }
 
   private parsed(rel: string, parse: (text: string) => unknown): Config | null {
@@ -93,4 +94,21 @@ export function get(config: Config | null | undefined, ...keys: string[]): unkno
     v = v[k];
   }
   return v;
+}
+
+/**
+ * Python's INI dialect (setup.cfg, tox.ini, pytest.ini) continues a value on
+ * indented lines ("addopts =\n    --cov=x\n    -q"); the ini package does
+ * not, so those lines are joined onto their key first. Comment lines inside
+ * a value are dropped, as configparser drops them.
+ */
+export function joinContinuations(text: string): string {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const continues = /^[ \t]+\S/.test(line) && out.length > 0 && /=|:/.test(out[out.length - 1]!) && !/^\s*\[/.test(out[out.length - 1]!);
+    if (continues) {
+      if (!/^\s*[#;]/.test(line)) out[out.length - 1] += ` ${line.trim()}`;
+    } else out.push(line);
+  }
+  return out.join('\n');
 }

@@ -175,11 +175,12 @@ describe('env add reads Python projects', () => {
   it('does not install what tests never import: session runners, linters, pytest plugins', () => {
     const { spec } = infer({
       'pyproject.toml': '[dependency-groups]\ntest = ["tox", "pytest-cov", "coverage[toml]", "ruff"]\n',
-      '.pytest.ini': '[pytest]\naddopts = --cov=pkg --no-cov-on-fail\n',
+      '.pytest.ini':
+        '[pytest]\naddopts =\n    --import-mode=importlib\n    # a comment inside the value\n    --cov=pkg\n    --no-cov-on-fail\n    --doctest-modules\ntestpaths = tests\n',
       'tests/test_a.py': 'def test_a():\n    pass\n',
     });
     assert.deepEqual(spec.setup, []);
-    assert.ok(spec.test.command.includes('addopts='), 'the hidden .pytest.ini is read, its plugin options left out');
+    assert.ok(spec.test.command.includes('addopts=--import-mode=importlib --doctest-modules'), spec.test.command.join(' '));
   });
 
   it('keeps the project addopts untouched when no plugin option is in them', () => {
