@@ -91,6 +91,16 @@ describe('env add infers the test runner from the project', () => {
     assert.deepEqual(spec.test.command, ['node', 'node_modules/.bin/vitest', 'run', '--reporter=json', '--outputFile={report}']);
   });
 
+  it('turns node --test globs into the folders they start in (Node 20 takes no globs), and runs a prepare build npm runs before tests', () => {
+    const { spec } = infer({ 'package.json': JSON.stringify({ scripts: { test: "node --test './test/**/*.js'" } }), 'test/a.js': '' });
+    assert.deepEqual(spec.test.command.at(-1), 'test');
+    const tshy = infer({
+      'package.json': JSON.stringify({ scripts: { prepare: 'tshy', pretest: 'npm run prepare', test: 'tap' }, devDependencies: { tap: '18' } }),
+      'test/a.ts': '',
+    });
+    assert.equal(tshy.spec.test.command[2], 'npm run prepare && exec "$0" "$@"');
+  });
+
   it('gives node-tap 16 its own report flags (read from the lockfile or the range)', () => {
     const { spec } = infer({ 'package.json': JSON.stringify({ devDependencies: { tap: '^16.3.0' } }), 'test/a.js': '' });
     assert.deepEqual(spec.test.command.slice(2), ['--no-coverage', '--reporter=silent', '--output-file={report}']);

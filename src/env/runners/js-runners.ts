@@ -161,7 +161,13 @@ function nodeArgs(args: string[]): { options: string[]; paths: string[] } {
       options.push(a, args[++i] ?? '');
     else options.push(a);
   }
-  return { options, paths };
+  // Node 20's --test takes folders and files, not globs (globs came in Node 21): a glob becomes the folder it starts in.
+  const folders = paths.map((a) => {
+    const segs = a.split('/');
+    const firstGlob = segs.findIndex((seg) => /[*?[{]/.test(seg));
+    return firstGlob < 0 ? a : segs.slice(0, firstGlob).join('/') || '.';
+  });
+  return { options, paths: [...new Set(folders.map((f) => f.replace(/^\.\/(?=.)/, '')))] };
 }
 
 /** The major version a dependency range names ("^16.3.0" → 16, "latest" → Infinity), from package-lock.json when it has one. */

@@ -28,7 +28,7 @@ export function runnerInWords(input: string[]): { runner: JsRunnerName; args: st
 // Steps a test script runs before its runner that the tests need: compiling.
 // Lints, formatters, type checks (tsc --noEmit, tsd) and size checks are left out.
 const BUILD_STEP =
-  /^(tsc\b(?!.*--noEmit)|babel\b|rollup\b|tsup\b|esbuild\b|webpack\b|vite build\b|swc\b|node \S*build\S*|(npm|yarn|pnpm)( run)? (build|compile)[\w:-]*$)/;
+  /^(tsc\b(?!.*--noEmit)|tshy\b|babel\b|rollup\b|tsup\b|esbuild\b|webpack\b|unbuild\b|microbundle\b|pkgroll\b|vite build\b|swc\b|node \S*build\S*|(npm|yarn|pnpm)( run)? (build|compile|prepare)[\w:-]*$)/;
 
 /**
  * What a package script runs: "tsc && mocha test/*.js && eslint ." → mocha
