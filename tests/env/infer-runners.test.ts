@@ -4,6 +4,7 @@ import { inferEnvironment } from '../../src/env/infer.js';
 import { parseTestCommand, shellWords } from '../../src/env/runners/command.js';
 import { corePytestOptions } from '../../src/env/runners/python.js';
 import { UserError } from '../../src/util/errors.js';
+import { globToRegExp } from '../../src/util/glob.js';
 import { JS_RUNNER_REPOS, PY_RUNNER_REPOS, writeRepo, type RepoFiles } from '../helpers/runner-repos.js';
 
 const infer = (files: RepoFiles, opts = {}) => inferEnvironment(writeRepo(files, 'lib'), { path: '.' }, opts);
@@ -184,13 +185,26 @@ describe('env add reads Python projects', () => {
 
   it('does not install what tests never import: session runners, linters, pytest plugins', () => {
     const { spec } = infer({
-      'pyproject.toml': '[dependency-groups]\ntest = ["tox", "pytest-cov", "coverage[toml]", "ruff"]\n',
+      'pyproject.toml': '[dependency-groups]\ntest = ["tox-uv>=1", "pytest-cov", "coverage[toml]", "ruff", "hatch>=1.18"]\n',
       '.pytest.ini':
         '[pytest]\naddopts =\n    --import-mode=importlib\n    # a comment inside the value\n    --cov=pkg\n    --no-cov-on-fail\n    --doctest-modules\ntestpaths = tests\n',
       'tests/test_a.py': 'def test_a():\n    pass\n',
     });
     assert.deepEqual(spec.setup, []);
     assert.ok(spec.test.command.includes('addopts=--import-mode=importlib --doctest-modules'), spec.test.command.join(' '));
+  });
+
+  it('protects a root tests.py that unittest discovers', () => {
+    const { spec, runner } = infer({
+      'jsonpointer.py': 'X = 1\n',
+      'tests.py': 'import unittest\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n',
+    });
+    assert.equal(runner, 'unittest');
+    assert.ok(
+      spec.testPaths.some((g) => globToRegExp(g).test('tests.py')),
+      spec.testPaths.join(', '),
+    );
+    assert.ok(!spec.testPaths.some((g) => globToRegExp(g).test('jsonpointer.py')));
   });
 
   it('keeps the project addopts untouched when no plugin option is in them', () => {

@@ -92,7 +92,7 @@ function installedNames(): Set<string> {
 // docs tools; and pytest plugins, which the sandbox does not autoload (their
 // options are taken out of addopts).
 const NOT_FOR_TESTS =
-  /^(tox|nox|coverage|pre-commit|flake8|black|isort|mypy|ruff|pylint|pyright|bandit|codecov|twine|build|wheel|sphinx.*|furo|myst-.*|mkdocs.*|check-manifest|pyroma|pytest-.*|covdefaults)$/;
+  /^((tox|nox|hatch|pdm|poetry|flit|uv|sphinx|mkdocs|myst|pre-commit|pytest)(-.*)?|hatchling|coverage|flake8.*|black|isort|mypy|ruff|pylint|pyright|bandit|codecov|twine|build|wheel|setuptools-scm|furo|check-manifest|pyroma|pypandoc|readme-renderer|covdefaults)$/;
 
 export function pythonDependencies(p: Project, projectName?: string): DependencyPlan & { missing: string[]; from: string[] } {
   const { reqs, from } = declaredRequirements(p);

@@ -138,7 +138,8 @@ export function pythonRunner(p: Project, forced?: RunnerName, given?: string[]):
       : (pytestWhy ?? (usesUnittest ? 'test files use unittest, and nothing names pytest' : 'test files named for pytest'));
   const roots = importRoots(p);
   const env: Record<string, string> = roots.length ? { PYTHONPATH: roots.join(':') } : {};
-  const testPaths = dirs.length ? dirs.flatMap((d) => testGlobs(p, d)) : ['**/test_*.py', '**/*_test.py', '**/conftest.py'];
+  // Without a test folder, test files lie among the modules: unittest's pattern (test*.py) and pytest's.
+  const testPaths = dirs.length ? dirs.flatMap((d) => testGlobs(p, d)) : ['test*.py', '**/test_*.py', '**/*_test.py', '**/tests.py', '**/conftest.py'];
   if (given && runner === 'unittest') {
     return { runner, command: ['{python}', UNITTEST_JUNIT, '{report}', ...given], report: { format: 'junit', from: 'file' }, env, testPaths, evidence };
   }

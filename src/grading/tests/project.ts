@@ -49,12 +49,16 @@ function testPathFiles(snapshot: string, spec: EnvironmentSpec, keep: (rel: stri
 
 const inUse = new Map<string, string[]>();
 
-/** Every file under the test paths: names a new test file must not take (a fresh set each call; snapshots never change). */
+/**
+ * Every file of the snapshot: names a new test file must not take (a fresh
+ * set each call; snapshots never change). Not only test files: where tests
+ * lie among the modules, a fresh test name could be a module's.
+ */
 export function testPathsInUse(snapshot: string, spec: EnvironmentSpec): Set<string> {
   let paths = inUse.get(snapshot);
   if (!paths) {
     if (inUse.size > 100) inUse.clear();
-    paths = testPathFiles(snapshot, spec, () => true, 50_000);
+    paths = testPathFiles(snapshot, { ...spec, testPaths: ['**'] }, () => true, 50_000);
     inUse.set(snapshot, paths);
   }
   return new Set(paths);
