@@ -60,7 +60,12 @@ function jsDependencies(p: Project): DependencyPlan {
   const pkg = p.json('package.json');
   const deps = [pkg?.dependencies, pkg?.devDependencies].flatMap((d) => (d && typeof d === 'object' ? Object.keys(d) : []));
   if (deps.length === 0) return { setup: [], layer: [], env: {} };
-  return { setup: [p.exists('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund'], layer: ['node_modules'], env: {} };
+  // Without npm's lockfile (a pnpm or yarn project, or none), peer ranges npm would refuse are taken as pnpm and yarn take them.
+  return {
+    setup: [p.exists('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund --legacy-peer-deps'],
+    layer: ['node_modules'],
+    env: {},
+  };
 }
 
 /** The runner plan from the project's files, or from --runner / --test-command. */

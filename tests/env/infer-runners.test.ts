@@ -49,7 +49,7 @@ describe('env add infers the test runner from the project', () => {
       assert.match(evidence, want.evidence);
       assert.match(spec.test.command.join(' '), want.argv);
       assert.deepEqual(spec.test.report, { format: want.format, from: want.from });
-      assert.deepEqual(spec.setup, ['npm install --no-audit --no-fund']);
+      assert.deepEqual(spec.setup, ['npm install --no-audit --no-fund --legacy-peer-deps']);
     });
   }
 
@@ -100,6 +100,20 @@ describe('env add infers the test runner from the project', () => {
       'test/a.ts': '',
     });
     assert.equal(tshy.spec.test.command[2], 'npm run prepare && exec "$0" "$@"');
+  });
+
+  it('sees through package managers and toolkits that wrap a runner, and protects snapshots', () => {
+    const kcd = infer({
+      'package.json': JSON.stringify({ scripts: { test: 'kcd-scripts test' }, devDependencies: { 'kcd-scripts': '16' } }),
+      'src/__tests__/a.js': '',
+      'src/__tests__/__snapshots__/a.js.snap': '',
+    });
+    assert.equal(kcd.runner, 'jest');
+    assert.ok(kcd.spec.testPaths.includes('**/__snapshots__/**'));
+    assert.equal(
+      infer({ 'package.json': JSON.stringify({ scripts: { test: 'pnpm vitest run' }, devDependencies: { vitest: '3' } }), 'a.test.ts': '' }).runner,
+      'vitest',
+    );
   });
 
   it('gives node-tap 16 its own report flags (read from the lockfile or the range)', () => {

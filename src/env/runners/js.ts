@@ -11,11 +11,16 @@ import type { RunnerPlan } from './types.js';
 
 export type { JsRunnerName };
 
+const WRAPPERS: Record<string, JsRunnerName> = { 'kcd-scripts': 'jest', 'react-scripts': 'jest', 'ts-scripts': 'vitest' };
+
 /** The runner a command's words call, and its arguments: ["npx", "mocha", "test/"] → mocha, ["test/"]. */
 export function runnerInWords(input: string[]): { runner: JsRunnerName; args: string[] } | null {
   const words = [...input];
   // Wrappers that start the real command: c8, nyc, cross-env VAR=1, npx, env assignments.
-  while (words.length && /^(npx|c8|nyc|cross-env|dotenv|env|--|-[\w-]+(=\S*)?|\w+=\S*)$/.test(words[0]!)) words.shift();
+  while (words.length && /^(npx|pnpx|bunx|pnpm|yarn|exec|dlx|c8|nyc|cross-env|dotenv|env|--|-[\w-]+(=\S*)?|\w+=\S*)$/.test(words[0]!)) words.shift();
+  // Toolkits whose `test` command is a runner they depend on.
+  const wrapped = words[1] === 'test' ? WRAPPERS[words[0] ?? ''] : undefined;
+  if (wrapped) return { runner: wrapped, args: words.slice(2) };
   if (words[0] === 'node' || words[0] === 'tsx') {
     if (words.includes('--test')) return { runner: 'node-test', args: words.slice(1) };
     words.shift();
@@ -90,7 +95,10 @@ export function jsTestPaths(p: Project, args: string[]): string[] {
   const dirs = ['test', 'tests', '__tests__', 'spec'].filter((d) => p.exists(d)).map((d) => `${d}/**`);
   // A single test file at the root (test.js, test.ts) is a common convention of small packages.
   const root = p.find((f) => /^test\.[cm]?[jt]sx?$/.test(f));
-  const named = ['**/*.test.*', '**/*.spec.*', '**/__tests__/**'].filter((g) => p.find((f) => globToRegExp(g).test(f)).length);
+  // Snapshots are expected values too: an agent must not rewrite them.
+  const named = ['**/*.test.*', '**/*.spec.*', '**/__tests__/**', '**/__snapshots__/**', 'tap-snapshots/**'].filter(
+    (g) => p.find((f) => globToRegExp(g).test(f)).length,
+  );
   const given = args
     .filter((a) => !a.startsWith('-') && /[*/]|\.[cm]?[jt]sx?$/.test(a))
     .map((a) => a.replace(/^\.\//, ''))
