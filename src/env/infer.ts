@@ -121,10 +121,8 @@ export function inferEnvironment(dir: string, source: EnvironmentSpec['source'],
   const notes: string[] = [];
   let deps: DependencyPlan = jsDependencies(p);
   if (language === 'python') {
-    const py = pythonDependencies(
-      p,
-      typeof get(p.toml('pyproject.toml'), 'project', 'name') === 'string' ? String(get(p.toml('pyproject.toml'), 'project', 'name')) : undefined,
-    );
+    const projectName = get(p.toml('pyproject.toml'), 'project', 'name');
+    const py = pythonDependencies(p, typeof projectName === 'string' ? projectName : undefined);
     deps = py;
     if (py.missing.length) notes.push(`installs ${py.missing.length} package(s) the interpreter lacks: ${py.missing.join(', ')}`);
   }

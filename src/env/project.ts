@@ -16,36 +16,51 @@ export type Config = Record<string, unknown>;
 
 export class Project {
   private files?: string[];
+  private readonly texts = new Map<string, string | null>();
+  private readonly configs = new Map<string, Config | null>();
   constructor(readonly dir: string) {}
 
   exists(rel: string): boolean {
     return existsSync(join(this.dir, rel));
   }
 
+  /** A file's text, read once: inference asks for package.json or a test file from several places. */
   text(rel: string): string | null {
+    if (!this.texts.has(rel)) this.texts.set(rel, this.read(rel));
+    return this.texts.get(rel) ?? null;
+  }
+
+  private read(rel: string): string | null {
     try {
       const path = join(this.dir, rel);
-      if (!statSync(path).isFile() || statSync(path).size > MAX_CONFIG_BYTES) return null;
-      return readFileSync(path, 'utf8');
+      const st = statSync(path);
+      return st.isFile() && st.size <= MAX_CONFIG_BYTES ? readFileSync(path, 'utf8') : null;
     } catch {
       return null;
     }
   }
 
   json(rel: string): Config | null {
-    return this.parsed(rel, (t) => JSON.parse(t) as unknown);
+    return this.parsed('json', rel, (t) => JSON.parse(t) as unknown);
   }
 
   toml(rel: string): Config | null {
-    return this.parsed(rel, (t) => parseToml(t) as unknown);
+    return this.parsed('toml', rel, (t) => parseToml(t) as unknown);
   }
 
   /** An INI file as Python's configparser reads it: indented lines continue the value above them. */
   ini(rel: string): Config | null {
-    return this.parsed(rel, (t) => parseIni(joinContinuations(t)) as unknown);
+    return this.parsed('ini', rel, (t) => parseIni(joinContinuations(t)) as unknown);
   }
 
-  private parsed(rel: string, parse: (text: string) => unknown): Config | null {
+  /** A config file parsed once; callers only read the result. */
+  private parsed(kind: string, rel: string, parse: (text: string) => unknown): Config | null {
+    const key = `${kind}:${rel}`;
+    if (!this.configs.has(key)) this.configs.set(key, this.parse(rel, parse));
+    return this.configs.get(key) ?? null;
+  }
+
+  private parse(rel: string, parse: (text: string) => unknown): Config | null {
     const text = this.text(rel);
     if (text === null) return null;
     try {
