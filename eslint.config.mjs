@@ -31,6 +31,12 @@ export default defineConfig(
     },
   },
   {
+    // The dashboard's page scripts: plain browser modules, served as written (no build step), linted without types.
+    files: ['web/**/*.js'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { sourceType: 'module' },
+  },
+  {
     // Test casts are partial fixtures and stubs (`{} as TaskSupply`, `as unknown as Task`) or reads of
     // a result the next assertion checks; a wrong one fails its test, so the rule would only add noise.
     files: ['tests/**/*.ts'],

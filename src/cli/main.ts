@@ -13,6 +13,8 @@ import { TRAIN_HELP, trainCommand } from './train.js';
 import { TINKER_DEV_HELP, tinkerDevCommand } from './tinker-dev.js';
 import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
+import { SERVE_HELP, serveCommand } from './serve.js';
+import { GC_HELP, gcCommand } from './gc.js';
 import { CommandLineError, parseCommandLine, type ParsedArgs } from './options.js';
 
 const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
@@ -28,6 +30,8 @@ Commands:
   train                     online RL at the frontier of learnability: the embedded policy, or a
                             language model through the Tinker API (frognano train --help)
   tinker-dev                a Tinker-compatible dev server with a tiny token model (frognano tinker-dev --help)
+  serve                     a local web dashboard: runs, curves, the frontier, tasks, trajectories (frognano serve --help)
+  gc                        what the store keeps per run; prune old runs and trajectories (frognano gc --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -46,6 +50,8 @@ const USAGE: Record<string, string> = {
   solve: SOLVE_HELP,
   train: TRAIN_HELP,
   'tinker-dev': TINKER_DEV_HELP,
+  serve: SERVE_HELP,
+  gc: GC_HELP,
 };
 
 /** A usage error as every command prints it: what was wrong, how to fix it, and the command's usage line. */
@@ -106,6 +112,10 @@ export async function main(argv: string[], io = { out: console.log, err: console
         return await trainCommand(ctx);
       case 'tinker-dev':
         return await tinkerDevCommand(ctx);
+      case 'serve':
+        return await serveCommand(ctx);
+      case 'gc':
+        return await gcCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

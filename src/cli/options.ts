@@ -43,8 +43,12 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
       'learner model tokenizer tinker-url tinker-api-key-env lora-rank loss max-tokens context temperature thinking sampler vllm-url vllm-model max-staleness init-weights',
       str,
     ),
+    ...names('port host keep-mb', str),
     fresh: bool,
+    serve: bool,
   },
+  serve: names('port host', str),
+  gc: { ...names('run keep-runs keep-mb', str), 'dry-run': bool },
   'tinker-dev': names('tokenizer port host base-model checkpoints session-timeout seed', str),
 };
 

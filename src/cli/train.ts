@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
+import { DEFAULT_ATTEMPT_BUDGET_MB } from '../store/attempts.js';
+import { startDashboard } from './serve.js';
+import type { Dashboard } from '../serve/server.js';
 import { CURRICULA, LEARNED_WEIGHTS, LEARNERS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES } from '../curriculum/knobs.js';
 import { ADVANTAGE_METHODS } from '../rl/advantages.js';
@@ -71,6 +74,9 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
   --time-limit MIN     stop after the step that passes MIN minutes of this invocation; rerun
                        to continue (default ${D.timeLimitMin}; 0 = none)
+  --keep-mb M          disk budget for the attempts' trajectory files in the store; past it the
+                       oldest go, their outcomes stay (default ${DEFAULT_ATTEMPT_BUDGET_MB}; frognano gc prunes more)
+  --serve              serve the dashboard while the run trains (--port, --host as frognano serve)
 
 ${LM_HELP}`;
 
@@ -139,6 +145,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
   const cfg = trainConfig(f);
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
+  let dash: Dashboard | undefined;
   try {
     const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
     for (const name of [...cfg.envs, ...cfg.heldOut]) {
@@ -168,6 +175,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         'rerun with the same options to resume, pass --fresh to start over, or pick another --run',
       );
     }
+    const keepMB = numberFlag(f['keep-mb'], '--keep-mb', DEFAULT_ATTEMPT_BUDGET_MB);
+    dash = f.serve ? await startDashboard(ctx, store, dir) : undefined;
     const progress = new Progress(Boolean(f.json));
     const lastHeld = prior?.heldOut.at(-1);
     const shown: Shown = { reward: '-', held: lastHeld ? heldOutRate(lastHeld) : '-', rollouts: prior?.rolloutsUsed ?? 0 };
@@ -186,6 +195,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       bankDir: join(runDir, 'tasks'),
       runName,
       store,
+      attemptBudgetMB: keepMB,
       learner,
       onEvent: (e) => {
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
@@ -257,8 +267,17 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       ctx.out(`tampering verdicts: ${rate(summary.tampering, state.rolloutsUsed)} of rollouts (a change that forged or dodged the tests; scored 0)`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }
+    if (dash) {
+      // The run is over; its pages stay up until the user is done with them.
+      ctx.err('training finished; the dashboard stays up: press Ctrl-C to stop');
+      await new Promise<void>((done) => {
+        process.once('SIGINT', () => done());
+        process.once('SIGTERM', () => done());
+      });
+    }
     return 0;
   } finally {
+    await dash?.close();
     store.close();
   }
 }

@@ -5,7 +5,7 @@
 // Shared by training and evaluation.
 import { createHash } from 'node:crypto';
 import { runAgent } from '../agent/loop.js';
-import { Recorder, type StopReason } from '../agent/trajectory.js';
+import { Recorder, type StopReason, type Trajectory as HarnessTrajectory } from '../agent/trajectory.js';
 import type { BuiltEnv } from '../env/build.js';
 import { agentTestCommand } from '../grading/testrun.js';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
@@ -37,6 +37,15 @@ export interface RolloutContext {
   testRuns?: TestRunCache;
   /** Model turns at most (default DEFAULT_AGENT_LIMITS.maxSteps, the same in training, eval and solve). */
   maxSteps?: number;
+  /** Sees what each try of a rollout leaves to inspect (the dashboard's attempts); the last call is the rollout's. */
+  keep?: (detail: AttemptDetail) => void;
+}
+
+/** What an attempt leaves for people to inspect: the harness trajectory, the agent's change, the verifier's report. */
+export interface AttemptDetail {
+  trajectory?: HarnessTrajectory;
+  change?: AgentChange;
+  report?: VerifierReport;
 }
 
 /**
@@ -61,7 +70,7 @@ export async function work<D>(
   task: Task,
   model: Model<D>,
   ctx: RolloutContext,
-): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[]; infra?: string }> {
+): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[]; trajectory: HarnessTrajectory; infra?: string }> {
   const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
   try {
     const res = await runAgent({
@@ -85,7 +94,7 @@ export async function work<D>(
       throw err;
     });
     const infra = res.cause instanceof InfraError ? res.cause.message : undefined;
-    return { change, stopReason: res.stopReason, steps: res.steps, turns: res.turns, ...(infra !== undefined ? { infra } : {}) };
+    return { change, stopReason: res.stopReason, steps: res.steps, turns: res.turns, trajectory: res.trajectory, ...(infra !== undefined ? { infra } : {}) };
   } finally {
     ws.dispose();
   }
@@ -115,11 +124,14 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   let steps: number;
   let turns: Turn<D>[];
   let infra: string | undefined;
+  let harness: HarnessTrajectory;
   try {
-    ({ change, stopReason, steps, turns, infra } = await work(task, actor, ctx));
+    ({ change, stopReason, steps, turns, infra, trajectory: harness } = await work(task, actor, ctx));
   } catch (err) {
+    ctx.keep?.({});
     return infraFailure(task, version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) });
   }
+  ctx.keep?.({ trajectory: harness, change });
   // The model side failed for the infrastructure (its sampler's fault, not its work): never graded, never trained on.
   if (infra !== undefined) return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: 0, reason: `model: ${infra}` });
   const trajectory = { turns, stopReason };
@@ -136,6 +148,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
     }
     if (report.reward !== null) ctx.verdicts?.set(key, report);
   }
+  ctx.keep?.({ trajectory: harness, change, report });
   return {
     ...base,
     trajectory,

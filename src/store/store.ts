@@ -1,5 +1,6 @@
 // The store: one SQLite database in the data directory for the registry of
-// environments and the results of checks. Large artifacts live beside it.
+// environments, the results of checks, tasks, runs and their attempts (see
+// attempts.ts). Large artifacts live beside it.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 
@@ -44,6 +45,53 @@ CREATE TABLE IF NOT EXISTS env_check_tests (
   duration_ms REAL,
   PRIMARY KEY (check_id, test_id)
 );
+CREATE TABLE IF NOT EXISTS runs (
+  name TEXT PRIMARY KEY,
+  config_json TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  pid INTEGER,
+  host TEXT,
+  status TEXT NOT NULL,
+  stop TEXT,
+  step INTEGER NOT NULL DEFAULT 0,
+  rollouts INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS run_tasks (
+  run TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  env TEXT NOT NULL,
+  strategy TEXT NOT NULL,
+  operators TEXT NOT NULL,
+  bugs INTEGER NOT NULL,
+  hint TEXT NOT NULL,
+  held_out INTEGER NOT NULL,
+  dir TEXT NOT NULL,
+  PRIMARY KEY (run, task_id)
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  policy_version INTEGER NOT NULL,
+  reward REAL,
+  verdict TEXT,
+  cause TEXT,
+  stop_reason TEXT NOT NULL,
+  turns INTEGER NOT NULL,
+  tokens INTEGER,
+  ms REAL NOT NULL,
+  verify_ms REAL NOT NULL,
+  cached INTEGER NOT NULL,
+  reason TEXT,
+  at TEXT NOT NULL,
+  artifact TEXT,
+  bytes INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS attempts_run ON attempts(run, id);
+CREATE INDEX IF NOT EXISTS attempts_task ON attempts(run, task_id);
 `;
 
 export interface RegisteredEnv {

@@ -22,6 +22,9 @@ export interface BatchEntry {
 
 export interface StepMetrics extends CoreStepMetrics {
   curriculum: string;
+  /** When the step finished, and the run's training time by then (all invocations); absent in older metrics. */
+  at?: string;
+  elapsedMs?: number;
   batch: BatchEntry[];
   /** Replays of retired tasks whose check held: every rollout of the probe's size passed, so no group was run (regression.ts). */
   heldChecks: number;
@@ -36,6 +39,9 @@ export interface StepMetrics extends CoreStepMetrics {
   yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
   knobs: Record<string, number>;
   heldOutSolveRate?: number;
+  /** The held-out rollouts that passed, of those scored (with heldOutSolveRate). */
+  heldOutSolved?: number;
+  heldOutAttempts?: number;
   /** The held-out tasks' mean figure (the embedded policy's reach): nearly free of sampling noise. */
   heldOutReach?: number;
   /** Rollouts dropped for acting with a policy version older than the learner allows (absent: none). */

@@ -10,10 +10,11 @@ import { buildEnvironment, type BuiltEnv } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
 import { estimator } from '../rl/advantages.js';
 import type { AdvantageEstimator, Learner, PolicyFigures, Rollout, ScoredGroup } from '../rl/contract.js';
-import { rolloutWithRetry, work, type RolloutContext } from '../rl/rollout.js';
+import { rolloutWithRetry, work, type AttemptDetail, type RolloutContext } from '../rl/rollout.js';
 import { TestRunCache } from '../rl/test-cache.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
+import { AttemptLog, type AttemptKind } from '../store/attempts.js';
 import type { Task } from '../task/task.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { deriveSeed } from '../util/rng.js';
@@ -23,6 +24,7 @@ import { solveRate, type HeldOutReach, type SolveRate } from './heldout.js';
 import { dropMetricsAfter, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
+import { keepAttempt } from './keep.js';
 
 export interface TrainDeps<D> {
   envs: Map<string, LoadedEnv>;
@@ -35,6 +37,8 @@ export interface TrainDeps<D> {
   /** What learns: the embedded policy (policy/learner.ts) or any other learner of the RL contract. */
   learner: Learner<D>;
   store?: Store;
+  /** Disk budget in MiB for the attempts' trajectory files in the store (default DEFAULT_ATTEMPT_BUDGET_MB). */
+  attemptBudgetMB?: number;
   /** Shared across runs in one process (a benchmark), else made per run. */
   verdicts?: Map<string, VerifierReport>;
   testRuns?: TestRunCache;
@@ -56,6 +60,12 @@ export type TrainEvent =
   | ({ kind: 'eval' } & HeldOutPoint)
   | { kind: 'resume'; step: number; rollouts: number };
 
+/** Why a rollout ran and in which step (kept with the attempt). */
+export interface AttemptUse {
+  kind: AttemptKind;
+  step: number;
+}
+
 /** The seed of the held-out task supply: the same tasks for every run and curriculum. */
 const EVAL_SEED = 7;
 
@@ -73,6 +83,8 @@ export class TrainRun<D> {
   readonly verdicts: Map<string, VerifierReport>;
   readonly testRuns: TestRunCache;
   readonly figures: PolicyFigures<D> | undefined;
+  /** Every attempt with its trajectory, kept in the store (none without a store). */
+  readonly attempts: AttemptLog | undefined;
   /** Rollouts of the running batch: finished (shown in progress) and in flight (kept out of the budget others see). */
   batchDone = 0;
   inFlight = 0;
@@ -121,6 +133,8 @@ export class TrainRun<D> {
     };
     this.state.config = cfg; // a resumed run may go further (steps, budget, time limit); the rest matches (cli/train.ts)
     this.started = performance.now() - this.state.elapsedMs;
+    this.attempts = deps.store ? new AttemptLog(deps.store, deps.dataDir, deps.attemptBudgetMB) : undefined;
+    this.attempts?.runStarted(deps.runName, cfg, { step: this.state.step, rollouts: this.state.rolloutsUsed });
     this.figures = this.learner.figures?.({
       seed: cfg.seed,
       workers: cfg.workers,
@@ -153,6 +167,11 @@ export class TrainRun<D> {
     return this.cfg.budget - this.state.rolloutsUsed - this.inFlight;
   }
 
+  /** The run's training time so far, over all its invocations. */
+  elapsedMs(): number {
+    return performance.now() - this.started;
+  }
+
   outOfTime(): boolean {
     return this.cfg.timeLimitMin > 0 && performance.now() - this.invoked > this.cfg.timeLimitMin * 60_000;
   }
@@ -168,20 +187,37 @@ export class TrainRun<D> {
     return { built: await built, runtime: this.deps.runtime, dataDir: this.deps.dataDir };
   }
 
-  /** One rollout of a task by the current policy version; an infrastructure failure is retried once. */
-  readonly runOne = async (task: Task, seed: number, greedy = false): Promise<Rollout<D>> => {
-    const ctx = { ...(await this.context(task)), verdicts: this.verdicts, testRuns: this.testRuns };
+  /** One rollout of a task by the current policy version; an infrastructure failure is retried once. The attempt is kept in the store. */
+  readonly runOne = async (task: Task, seed: number, use: AttemptUse): Promise<Rollout<D>> => {
+    let detail: AttemptDetail = {};
+    const ctx = { ...(await this.context(task)), verdicts: this.verdicts, testRuns: this.testRuns, keep: (d: AttemptDetail) => void (detail = d) };
     const policy = this.learner.policy();
-    return rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt), greedy }), ctx, policy.version);
+    const res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
+    if (this.attempts)
+      keepAttempt(this.attempts, {
+        run: this.deps.runName,
+        task,
+        heldOut: this.evalSupply.task(task.id) !== undefined,
+        use,
+        res,
+        detail,
+        dir: this.taskDir(task.id),
+      });
+    return res;
   };
+
+  private taskDir(id: string): string {
+    return this.evalSupply.task(id) ? this.evalSupply.dir(id) : this.supply.dir(id);
+  }
 
   /** The held-out solve rate of the current policy (the same seeds at every evaluation). */
   solveHeldOut(): Promise<SolveRate> {
+    const step = this.state.step;
     return solveRate(
       this.state.evalIds,
       this.cfg,
       (id) => this.task(id),
-      this.runOne,
+      (task, seed) => this.runOne(task, seed, { kind: 'eval', step }),
       (done, total) => this.phase(this.state.step, 'held-out evaluation', done, total),
     );
   }
@@ -204,6 +240,7 @@ export class TrainRun<D> {
     };
     this.state.heldOut.push(point);
     this.emit({ kind: 'eval', ...point });
+    this.attempts?.runProgress(this.deps.runName, { step, rollouts: this.state.rolloutsUsed });
   }
 
   /** Saves the state after a finished step (atomically) and the learner's export. */
@@ -216,5 +253,11 @@ export class TrainRun<D> {
     s.elapsedMs = performance.now() - this.started;
     saveState(this.deps.runDir, s);
     this.learner.exportTo?.(this.deps.runDir);
+    this.attempts?.runProgress(this.deps.runName, { step: s.step, rollouts: s.rolloutsUsed });
+  }
+
+  /** The run's invocation ended: the store says why. */
+  finished(): void {
+    this.attempts?.runProgress(this.deps.runName, { step: this.state.step, rollouts: this.state.rolloutsUsed }, this.state.stop ?? 'steps');
   }
 }

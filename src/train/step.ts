@@ -113,7 +113,7 @@ export class Step<D> {
       jobs.map((j, k) => ({ ...j, k })),
       cfg.workers,
       async ({ id, g, k }) => {
-        got[k] = await run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, g));
+        got[k] = await run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, g), { kind: 'train', step: this.n });
         run.batchDone = ++done;
         run.phase(this.n, 'rollouts', done, jobs.length);
       },
@@ -129,7 +129,7 @@ export class Step<D> {
       workers: cfg.workers,
       budgetLeft: () => cfg.budget - run.state.rolloutsUsed,
       spend: () => void run.state.rolloutsUsed++,
-      run: (id, i) => run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, i)),
+      run: (id, i) => run.runOne(run.task(id)!, deriveSeed(cfg.seed, 'rollout', this.n, id, i), { kind: 'more', step: this.n }),
     };
     // Replay checks that held end there; the others become full groups. All-fail groups may gain rollouts (--extend).
     this.heldChecks = await settleReplays(
@@ -230,6 +230,8 @@ export class Step<D> {
     return {
       step: this.n,
       curriculum: cfg.curriculum,
+      at: new Date().toISOString(),
+      elapsedMs: Math.round(this.run.elapsedMs()),
       rollouts: state.rolloutsUsed,
       meanReward,
       groups: this.groupIds.length,
@@ -248,7 +250,9 @@ export class Step<D> {
       poolCounts: pool.counts(),
       yield: { ...this.stocker.yield },
       knobs,
-      ...(this.heldOut !== undefined ? { heldOutSolveRate: this.heldOut.rate } : {}),
+      ...(this.heldOut !== undefined
+        ? { heldOutSolveRate: this.heldOut.rate, heldOutSolved: this.heldOut.solved, heldOutAttempts: this.heldOut.attempts }
+        : {}),
       ...(this.reach !== undefined ? { heldOutReach: this.reach.mean } : {}),
       gradNorm: this.gradNorm,
       ...(this.stale ? { stale: this.stale } : {}),

@@ -10,6 +10,7 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
 import type { Group, Rollout } from '../rl/contract.js';
+import type { AttemptUse } from './run.js';
 import { taskKnobs, type TaskSupply } from './supply.js';
 
 /** What a task's screen and probe saw, before it is judged. */
@@ -22,7 +23,7 @@ export interface StockDeps<D> {
   controller: DifficultyController;
   /** Tasks this run has taken from the supply. */
   used: Set<string>;
-  runOne: (task: Task, seed: number) => Promise<Rollout<D>>;
+  runOne: (task: Task, seed: number, use: AttemptUse) => Promise<Rollout<D>>;
   /** The policy's reach on a task before any rollout (reach.ts); null when it cannot be told. None: no screening. */
   screen?: (task: Task) => Promise<number | null>;
   /** Counts every rollout spent (probes are part of the budget). */
@@ -92,7 +93,7 @@ export class Stocker<D> {
     const group: Group<D> = [];
     for (let i = 0; !probe.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
       this.d.spend();
-      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i));
+      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i), { kind: 'probe', step });
       probe.add(res.reward);
       group.push(res);
     }

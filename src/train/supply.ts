@@ -1,6 +1,7 @@
 // Validated tasks for an environment at a knob setting: from the bank directory when it holds unused ones, else
 // synthesized. The bank is plain task directories, so a crash loses none and several runs can share and reuse it.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoadedEnv } from '../env/load.js';
 import type { Runtime } from '../runtime/types.js';
 import { readTasks } from '../task/io.js';
@@ -64,6 +65,11 @@ export class TaskSupply {
 
   task(id: string): Task | undefined {
     return this.bank.get(id);
+  }
+
+  /** Where a task of this supply is kept (its directory in the bank). */
+  dir(id: string): string {
+    return join(this.opts.bankDir, id);
   }
 
   /** The operator families TaskPilot can apply to an environment's language (knob values that can yield a task). */

@@ -45,6 +45,7 @@ export async function train<D>(cfg: TrainConfig, deps: TrainDeps<D>): Promise<Ru
     run.recordHeldOut(state.step, await run.solveHeldOut(), await run.heldOutReach());
   }
   run.persist();
+  run.finished();
   return state;
 }
 

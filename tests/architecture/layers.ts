@@ -28,5 +28,6 @@ export const LAYERS: Readonly<Record<string, number>> = {
   lm: 10,
   train: 11,
   eval: 11,
-  cli: 12,
+  serve: 12,
+  cli: 13,
 };

@@ -11,6 +11,9 @@ import type { TinkerLearnerState } from '../../src/lm/learner.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
 import { loadState } from '../../src/train/state.js';
+import { Store } from '../../src/store/store.js';
+import { RunQueries } from '../../src/serve/runs.js';
+import { TaskQueries } from '../../src/serve/tasks.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { toyEnv, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -189,6 +192,10 @@ describe('frognano train --learner tinker: a killed run resumes', () => {
     assert.doesNotMatch(first.stderr(), /resuming/);
     const killed = loadState(runDir);
     assert.ok(killed, 'the killed run left its state');
+    const dash = () => new Store(data);
+    const seen = dash();
+    assert.equal(new RunQueries(seen, data).list().find((r) => r.name === 'r1')?.status, 'interrupted', 'the dashboard tells a killed run');
+    seen.close();
     t.diagnostic(`killed after step ${killed.step}`);
     assert.ok(killed.step >= 2, `saved after step ${killed.step}`);
     assert.ok(killed.step < 6, 'killed before the end');
@@ -219,5 +226,18 @@ describe('frognano train --learner tinker: a killed run resumes', () => {
     const state = final.learner.state as TinkerLearnerState;
     assert.ok(state.version >= saved.version, 'versions continue from the checkpoint');
     assert.match(state.checkpoint ?? '', new RegExp(`^tinker://.*/weights/r1-v${state.version}$`));
+
+    // Every attempt was kept, with the language model's tokens per turn for the trajectory viewer.
+    const store = dash();
+    const runs = new RunQueries(store, data).list();
+    assert.equal(runs.find((r) => r.name === 'r1')?.status, 'stopped');
+    const kept = store.db.prepare<[], { id: number; tokens: number | null }>("SELECT id, tokens FROM attempts WHERE run = 'r1' AND kind = 'train'").all();
+    assert.ok(kept.length >= 6 * 4, `${kept.length} training attempts over 6 steps`);
+    assert.ok(kept.every((a) => a.tokens !== null && a.tokens > 0));
+    const view = new TaskQueries(store, data).attempt(kept.at(-1)!.id)!;
+    const turns = (view.artifact as { trajectory: { turns: { tokens?: { ids: number[]; promptIds?: number[] }; usage?: { promptTokens?: number } }[] } })
+      .trajectory.turns;
+    assert.ok(turns.length > 0 && turns.every((t) => (t.tokens?.ids.length ?? 0) > 0 && (t.usage?.promptTokens ?? 0) > 0 && t.tokens?.promptIds === undefined));
+    store.close();
   });
 });
