@@ -1,5 +1,5 @@
 // Saves a screenshot of each dashboard page over a data directory's store:
-//   npm run screenshots -- --data-dir DIR --out DIR
+//   npm run screenshots -- --data-dir DIR --out DIR [--run NAME]
 // It starts the dashboard on a free loopback port, drives Debian's chromium
 // (playwright-core; no browser is downloaded), waits until each page has
 // drawn, and writes PNGs with an index saying what each shows.
@@ -11,7 +11,7 @@ import { chromiumPath, dashboardPages } from '../src/serve/pages.js';
 import { Dashboard } from '../src/serve/server.js';
 import { Store } from '../src/store/store.js';
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, out: { type: 'string' }, width: { type: 'string' } } });
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, out: { type: 'string' }, width: { type: 'string' }, run: { type: 'string' } } });
 const dataDir = resolve(values['data-dir'] ?? '.frognano');
 const out = resolve(values.out ?? 'screenshots');
 const executablePath = chromiumPath();
@@ -27,7 +27,7 @@ try {
   const page = await browser.newPage({ viewport: { width: Number(values.width ?? 1400), height: 900 } });
   mkdirSync(out, { recursive: true });
   const index: string[] = [];
-  for (const p of dashboardPages(store, dataDir)) {
+  for (const p of dashboardPages(store, dataDir, values.run)) {
     const t0 = performance.now();
     await page.goto(`${url}${p.hash}`);
     await page.waitForFunction(`document.body.dataset.ready === ${JSON.stringify(p.hash)}`);

@@ -101,9 +101,29 @@ export async function tasksPage(page, run, q) {
           ...['task', 'environment', 'generator', 'operators', 'bugs', 'hint', 'set', 'attempts', 'pass rate (passed/scored)'].map((t) => h('th', {}, t)),
         ),
       ),
-      h('tbody', {}, rows),
+      capped(rows, 'tasks'),
     ),
   );
+}
+
+/** Rows past the first few hundred wait for a click: a long run's tables would otherwise cost seconds to draw. */
+const ROWS_SHOWN = 300;
+
+function capped(rows, what) {
+  const body = h('tbody', {}, rows.slice(0, ROWS_SHOWN));
+  if (rows.length > ROWS_SHOWN) {
+    const more = h(
+      'tr',
+      { class: 'more' },
+      h(
+        'td',
+        { colspan: 12 },
+        h('button', { onclick: () => more.replaceWith(...rows.slice(ROWS_SHOWN)) }, `show the other ${rows.length - ROWS_SHOWN} ${what}`),
+      ),
+    );
+    body.append(more);
+  }
+  return body;
 }
 
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -117,9 +137,7 @@ function attemptsTable(list) {
       {},
       h('tr', {}, ...['attempt', 'step', 'why', 'policy version', 'outcome', 'verdict', 'cause', 'stopped', 'turns', 'time'].map((t) => h('th', {}, t))),
     ),
-    h(
-      'tbody',
-      {},
+    capped(
       list.map((a) =>
         h(
           'tr',
@@ -136,6 +154,7 @@ function attemptsTable(list) {
           h('td', { class: 'num' }, secs(a.ms)),
         ),
       ),
+      'attempts',
     ),
   );
 }

@@ -14,10 +14,15 @@ export interface PageVisit {
   shows: string;
 }
 
-/** One visit per view: the runs list, a run by rollouts and by time, two runs compared, its tasks, its most attempted task and an attempt. */
-export function dashboardPages(store: Store, dataDir: string): PageVisit[] {
-  const runs = new RunQueries(store, dataDir).list();
-  const pages: PageVisit[] = [{ name: 'runs', hash: '#/', shows: `the runs list (${runs.length} runs) with status and progress` }];
+/**
+ * One visit per view: the runs list, a run by rollouts and by time, two runs
+ * compared, its tasks, its most attempted task and an attempt. The run is
+ * `preferred`, else the most recently updated.
+ */
+export function dashboardPages(store: Store, dataDir: string, preferred?: string): PageVisit[] {
+  const all = new RunQueries(store, dataDir).list();
+  const pages: PageVisit[] = [{ name: 'runs', hash: '#/', shows: `the runs list (${all.length} runs) with status and progress` }];
+  const runs = [...all.filter((r) => r.name === preferred), ...all.filter((r) => r.name !== preferred)];
   const run = runs[0];
   if (!run) return pages;
   const r = encodeURIComponent(run.name);
