@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { chromiumPath, dashboardPages } from '../src/serve/pages.js';
+import { readySelector, chromiumPath, dashboardPages } from '../src/serve/pages.js';
 import { Dashboard } from '../src/serve/server.js';
 import { artifactPath, AttemptLog, type AttemptRow } from '../src/store/attempts.js';
 import { gunzipSync } from 'node:zlib';
@@ -137,7 +137,7 @@ try {
       await page.goto('about:blank');
       const t = performance.now();
       await page.goto(`${url}${p.hash}`);
-      await page.waitForFunction(`document.body.dataset.ready === ${JSON.stringify(p.hash)}`);
+      await page.waitForSelector(readySelector(p.hash), { state: 'attached' });
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);

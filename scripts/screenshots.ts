@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { chromiumPath, dashboardPages } from '../src/serve/pages.js';
+import { readySelector, chromiumPath, dashboardPages } from '../src/serve/pages.js';
 import { Dashboard } from '../src/serve/server.js';
 import { Store } from '../src/store/store.js';
 
@@ -30,7 +30,7 @@ try {
   for (const p of dashboardPages(store, dataDir, values.run)) {
     const t0 = performance.now();
     await page.goto(`${url}${p.hash}`);
-    await page.waitForFunction(`document.body.dataset.ready === ${JSON.stringify(p.hash)}`);
+    await page.waitForSelector(readySelector(p.hash), { state: 'attached' });
     const ms = performance.now() - t0;
     const file = join(out, `${p.name}.png`);
     await page.screenshot({ path: file, fullPage: true });

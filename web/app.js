@@ -144,9 +144,9 @@ const BIN_LABELS = Array.from({ length: 10 }, (_, i) => `${i * 10}-${i * 10 + 10
 /** The x values of a run's steps and held-out points on the chosen axis (held-out points take their step's time). */
 function axis(series, by) {
   const minutes = new Map([[0, 0], ...series.steps.map((s) => [s.step, s.minutes])]);
-  const x = (s) => (by === 'rollouts' ? s.rollouts : s.minutes);
-  const hx = (p) => (by === 'rollouts' ? p.rollouts : (minutes.get(p.step) ?? null));
-  return { x, hx, label: by === 'rollouts' ? 'rollouts' : 'minutes' };
+  if (by === 'steps') return { x: (s) => s.step, hx: (p) => p.step, label: 'steps' };
+  if (by === 'minutes') return { x: (s) => s.minutes, hx: (p) => minutes.get(p.step) ?? null, label: 'minutes' };
+  return { x: (s) => s.rollouts, hx: (p) => p.rollouts, label: 'rollouts' };
 }
 
 function card(title, note) {
@@ -251,7 +251,7 @@ function axisToggle(base, by) {
     'label',
     {},
     'x axis ',
-    h('select', { id: 'axis', onchange: (e) => (location.hash = `${base}?by=${e.target.value}`) }, option('rollouts'), option('minutes')),
+    h('select', { id: 'axis', onchange: (e) => (location.hash = `${base}?by=${e.target.value}`) }, option('rollouts'), option('minutes'), option('steps')),
   );
 }
 

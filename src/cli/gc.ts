@@ -2,7 +2,7 @@
 // whole runs (by name, or all but the most recent), or the oldest trajectory
 // files down to a disk budget (their outcomes stay).
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { RunQueries } from '../serve/runs.js';
 import { artifactBytes, DEFAULT_ATTEMPT_BUDGET_MB, forgetRun, pruneToBudget } from '../store/attempts.js';
 import { Store } from '../store/store.js';
@@ -63,7 +63,10 @@ export async function gcCommand(ctx: CliContext): Promise<number> {
       ];
     });
     let freed = 0;
+    const runsDir = resolve(dir, 'runs');
     for (const name of doomed) {
+      // A run's name becomes a path: only a folder directly under runs/ is ever removed.
+      if (dirname(resolve(runsDir, name)) !== runsDir) throw new UserError(`run name ${JSON.stringify(name)} is not a folder name under runs/`);
       if (dry) freed += artifactBytes(store, name);
       else freed += forgetRun(store, dir, name);
       if (dry) continue;
@@ -77,7 +80,7 @@ export async function gcCommand(ctx: CliContext): Promise<number> {
         freed += used - budget;
       } else freed += pruneToBudget(store, dir, budget, used);
     }
-    ctx.out(table(['run', 'status', 'attempts', 'trajectory files', 'bytes', 'per rollout', ''], rows));
+    ctx.out(table(['run', 'status', 'attempts', 'trajectory files', 'bytes', 'per rollout', 'action'], rows));
     ctx.out(`${dry ? 'would free' : 'freed'} ${mib(freed)}; trajectory files ${dry ? 'now' : 'left'} ${mib(artifactBytes(store))} (budget ${mib(budget)})`);
     return 0;
   } finally {

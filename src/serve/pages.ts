@@ -52,6 +52,15 @@ export function dashboardPages(store: Store, dataDir: string, preferred?: string
   return pages;
 }
 
+/**
+ * A CSS selector that matches once the page at `hash` has drawn (app.js sets
+ * body's data-ready when a route finishes). A selector, not a script: the
+ * page's content-security policy forbids evaluating strings.
+ */
+export function readySelector(hash: string): string {
+  return `body[data-ready=${JSON.stringify(hash)}]`;
+}
+
 /** Debian's chromium (or $CHROMIUM_PATH): the only browser the tests and screenshots drive; none is downloaded. */
 export function chromiumPath(): string | undefined {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];

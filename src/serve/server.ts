@@ -41,6 +41,12 @@ function assets(): Map<string, { body: Buffer; type: string }> {
 
 export const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+/**
+ * The page shows what agents wrote, always as text; this policy is the second
+ * line: nothing runs or loads from anywhere but this server.
+ */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+
 export class Dashboard {
   readonly runs: RunQueries;
   readonly tasks: TaskQueries;
@@ -80,7 +86,9 @@ export class Dashboard {
     try {
       const file = this.files.get(url.pathname);
       if (file) {
-        res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-cache' }).end(req.method === 'HEAD' ? undefined : file.body);
+        res
+          .writeHead(200, { 'content-type': file.type, 'cache-control': 'no-cache', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' })
+          .end(req.method === 'HEAD' ? undefined : file.body);
         return;
       }
       if (url.pathname.startsWith('/api/')) return this.api(url, req, res);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../../src/serve/pages.js';
+import { readySelector, chromiumPath } from '../../src/serve/pages.js';
 import { main } from '../../src/cli/main.js';
 import { killLeftovers, spawnCli, type CliChild } from '../helpers/cli-lm.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -14,6 +14,15 @@ const executablePath = chromiumPath();
 const SHORT = ['--envs', 'durations', '--held-out', 'md-tokens', '--batch', '2', '--group', '3', '--eval-tasks', '2', '--time-limit', '0'];
 const MIN = 60_000;
 
+/** Polls `check` every half second until it holds; throws after `timeoutMs`. */
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not reached in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 describe('the dashboard in headless Chromium over a real training run', { skip: executablePath ? false : 'no chromium: apt-get install chromium' }, () => {
   const data = tempDir();
   let trainer: CliChild;
@@ -21,11 +30,10 @@ describe('the dashboard in headless Chromium over a real training run', { skip: 
   let browser: Browser;
   let page: Page;
 
-  // Functions run in the page are given as source text: this project's types have no DOM.
   const points = async (chart: string) => Number(await page.getAttribute(`[data-chart="${chart}"]`, 'data-points'));
   const open = async (hash: string) => {
     await page.goto(`${url}${hash}`);
-    await page.waitForFunction(`document.body.dataset.ready === ${JSON.stringify(hash)}`);
+    await page.waitForSelector(readySelector(hash), { state: 'attached' });
   };
 
   before(async () => {
@@ -47,13 +55,10 @@ describe('the dashboard in headless Chromium over a real training run', { skip: 
     assert.equal(await page.textContent('#status'), 'running');
     const before = await points('reward');
     // No reload: the page redraws on the server's events as steps land.
-    await page.waitForFunction(`Number(document.querySelector('[data-chart="reward"]')?.dataset.points) > ${before}`, undefined, {
-      timeout: 10 * MIN,
-      polling: 500,
-    });
+    await until(async () => (await points('reward')) > before, 10 * MIN);
     assert.ok((await points('reward')) > before);
     await trainer.waitFor('stderr', /training finished; the dashboard stays up/, 10 * MIN);
-    await page.waitForFunction(`document.querySelector('#status')?.textContent === 'stopped'`, undefined, { timeout: 30_000 });
+    await page.locator('#status', { hasText: /^stopped$/ }).waitFor({ timeout: 30_000 });
     assert.equal(await points('reward'), 3, 'one point per finished step');
   });
 
@@ -85,7 +90,7 @@ describe('the dashboard in headless Chromium over a real training run', { skip: 
     assert.match(await page.innerText('#task-count'), new RegExp(`^${all} tasks`));
     await page.selectOption('select[name=heldOut]', 'true');
     await page.click('#filters button');
-    await page.waitForFunction(`document.body.dataset.ready?.includes('heldOut=true')`);
+    await page.waitForSelector('body[data-ready*="heldOut=true"]', { state: 'attached' });
     const held = await page.locator('#tasks tbody tr').allInnerTexts();
     assert.equal(held.length, 2, 'the two held-out tasks');
     for (const r of held) assert.match(r, /md-tokens/);

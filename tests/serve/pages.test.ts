@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../../src/serve/pages.js';
+import { readySelector, chromiumPath } from '../../src/serve/pages.js';
 import { Dashboard } from '../../src/serve/server.js';
 import { addRun, fixtureStore, type FixtureStore } from '../helpers/serve-store.js';
 
@@ -19,7 +19,7 @@ describe('dashboard pages in headless Chromium', { skip: executablePath ? false 
   let ids: number[] = [];
   const open = async (hash: string) => {
     await page.goto(`${url}${hash}`);
-    await page.waitForFunction(`document.body.dataset.ready === ${JSON.stringify(hash)}`);
+    await page.waitForSelector(readySelector(hash), { state: 'attached' });
   };
 
   before(async () => {
@@ -44,6 +44,15 @@ describe('dashboard pages in headless Chromium', { skip: executablePath ? false 
     await open('#/');
     assert.match(await page.locator('tr[data-run="killed"]').innerText(), /interrupted/);
     assert.match(await page.locator('tr[data-run="long"]').innerText(), /stopped \(budget\)/);
+  });
+
+  it('draws a run against steps, rollouts or minutes, one point per step', async () => {
+    for (const by of ['steps', 'rollouts', 'minutes']) {
+      await open(`#/run/long?by=${by}`);
+      assert.equal(await page.getAttribute('[data-chart="reward"]', 'data-points'), '2');
+      assert.ok((await page.locator('[data-chart="frontier"] .u-legend').innerText()).includes(by), by);
+      assert.equal(await page.inputValue('#axis'), by);
+    }
   });
 
   it('draws the first 300 attempts of a task and the rest on request', async () => {

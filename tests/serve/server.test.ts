@@ -39,6 +39,8 @@ describe('the dashboard server', () => {
       assert.equal((await get(asset.slice(1))).status, 200, asset);
     }
     assert.doesNotMatch(page.body, /https?:\/\//, 'no remote asset');
+    const res = await fetch(url);
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'self'; script-src 'self'/);
   });
 
   it('refuses every method that could change something', async () => {
