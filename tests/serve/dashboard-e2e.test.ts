@@ -51,6 +51,8 @@ describe('the dashboard in headless Chromium over a real training run', { skip: 
   });
 
   it('shows the run as running and its reward curve gains points while it trains', async () => {
+    // The URL is printed just before the run registers itself: wait for it to be known.
+    await until(async () => (await fetch(`${url}api/runs/live`)).ok, 60_000);
     await open('#/run/live');
     assert.equal(await page.textContent('#status'), 'running');
     const before = await points('reward');
