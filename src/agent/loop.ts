@@ -25,6 +25,8 @@ export interface AgentOptions<D = unknown> {
   /** Replaces the default system prompt (for a text-protocol model it must then teach the action syntax). */
   systemPrompt?: string;
   taskId?: string;
+  /** Variables every command of the agent runs with (the environment's test variables). */
+  env?: Record<string, string>;
   recorder?: EventSink;
   signal?: AbortSignal;
   /** Called after each step that ran actions (not for the reply that ends the episode). */
@@ -151,7 +153,7 @@ export async function runAgent<D>(opts: AgentOptions<D>): Promise<AgentResult<D>
       const observations: ChatMessage[] = decision.formatError !== undefined ? [{ role: 'user', content: decision.formatError }] : [];
       for (const action of decision.actions) {
         const commandTimeoutMs = Math.max(1000, Math.min(limits.commandTimeoutMs, clock.remainingMs()));
-        const ctx = { workspace: ws, workdir, commandTimeoutMs, signal: clock.signal };
+        const ctx = { workspace: ws, workdir, commandTimeoutMs, signal: clock.signal, ...(opts.env ? { env: opts.env } : {}) };
         const { output } = await runAction(tools, action, ctx, limits.maxObservationChars);
         observations.push(native ? { role: 'tool', tool_call_id: action.id!, content: output } : { role: 'user', content: output });
       }

@@ -149,7 +149,16 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     if (before) log(`tests before the change: ${describeRun(before)}`);
     const shown = testCommand ?? ('spec' in tests ? agentTestCommand(tests.spec, ws) : undefined);
     const instruction = `${issue}\n\nThe repository is at ${workdir} .${shown ? ` Run the tests with:\n    ${shown}\n` : '\n'}`;
-    const res = await runAgent({ model, workspace: ws, instruction, toolset: 'leaf', limits: { maxSteps }, onStep: (s) => log(describeStep(s)) });
+    const env = 'spec' in tests ? tests.spec.test.env : undefined;
+    const res = await runAgent({
+      model,
+      workspace: ws,
+      instruction,
+      toolset: 'leaf',
+      limits: { maxSteps },
+      ...(env ? { env } : {}),
+      onStep: (s) => log(describeStep(s)),
+    });
     log(`stopped: ${res.stopReason} after ${res.steps} step(s)${res.error ? `: ${res.error}` : ''}`);
     let diff: string;
     try {

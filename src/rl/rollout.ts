@@ -79,6 +79,8 @@ export async function work<D>(
       instruction: agentInstruction(task, ws),
       toolset: 'leaf',
       taskId: task.id,
+      // The test command the agent is given runs as grading runs it (e.g. pytest without plugin autoload).
+      env: task.env.spec.test.env,
       ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
       ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task.env.spec, ws)) } : {}),
       limits: {

@@ -15,6 +15,13 @@ const call = (name: string, args: Record<string, unknown> | string): ScriptedRep
 const bashForever = () => call('Bash', { command: 'true' });
 
 describe('agent loop (native tool calls)', () => {
+  it("gives the agent's commands the variables it is run with", () =>
+    withWorkspace(files, async (ws) => {
+      const model = new ScriptedModel([call('Bash', { command: 'echo "probe=$FROGNANO_PROBE"' }), { content: 'done' }]);
+      const res = await runAgent({ model, workspace: ws, instruction: 'x', env: { FROGNANO_PROBE: 'from-the-spec' } });
+      assert.ok(res.trajectory.messages.some((m) => m.role === 'tool' && m.content === 'Exit code: 0\nprobe=from-the-spec\n'));
+    }));
+
   it('runs a scripted episode that edits a file and submits, recording it as it goes', () =>
     withWorkspace(files, async (ws) => {
       const model = new ScriptedModel([

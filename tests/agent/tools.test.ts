@@ -155,6 +155,16 @@ describe('Bash', () => {
       assert.match(capped.output, /timed out after 0.5 s/);
     }));
 
+  it("runs every command with the context's variables (the environment's test variables)", () =>
+    withWorkspace({}, async (_ws, ctx) => {
+      assert.equal((await bashTool.run({ command: 'echo "[$FROGNANO_PROBE]"' }, ctx)).output, 'Exit code: 0\n[]\n');
+      const withEnv = { ...ctx, env: { FROGNANO_PROBE: 'set', PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } };
+      assert.equal(
+        (await bashTool.run({ command: 'echo "[$FROGNANO_PROBE] [$PYTEST_DISABLE_PLUGIN_AUTOLOAD]"' }, withEnv)).output,
+        'Exit code: 0\n[set] [1]\n',
+      );
+    }));
+
   it('leaves nothing to chance on bad arguments', () =>
     withWorkspace({}, async (_ws, ctx) => {
       assert.match((await bashTool.run({ command: '  ' }, ctx)).output, /empty/);

@@ -27,6 +27,7 @@ export const bashTool = defineTool({
     const res = await ctx.workspace.exec({
       argv: ['bash', '-c', 'exec bash -c "$1" 2>&1', 'bash', command],
       timeoutMs,
+      ...(ctx.env ? { env: ctx.env } : {}),
       limits: { maxOutputBytes: BASH_MAX_OUTPUT_BYTES },
     });
     if (res.spawnError) throw new ToolError(`the command could not be started: ${res.spawnError}`);

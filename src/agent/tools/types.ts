@@ -9,6 +9,8 @@ export interface ToolContext {
   workdir: string;
   /** Per-call time limit for commands, in ms. */
   commandTimeoutMs: number;
+  /** Variables every command runs with: the environment's test variables, so the agent's test runs are the grader's. */
+  env?: Record<string, string>;
   signal?: AbortSignal;
 }
 
