@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { RunRow } from '../store/attempts.js';
+import { runRows, type RunRow } from '../store/attempts.js';
 import type { Store } from '../store/store.js';
 import type { StepMetrics } from '../train/metrics.js';
 import { loadState, type RunState } from '../train/state.js';
@@ -112,40 +112,7 @@ export class RunQueries {
   ) {}
 
   private rows(): Map<string, RunRow> {
-    const rows = this.store.db
-      .prepare<
-        [],
-        {
-          name: string;
-          config_json: string;
-          started_at: string;
-          updated_at: string;
-          pid: number | null;
-          host: string | null;
-          status: string;
-          stop: string | null;
-          step: number;
-          rollouts: number;
-        }
-      >('SELECT * FROM runs')
-      .all();
-    return new Map(
-      rows.map((r) => [
-        r.name,
-        {
-          name: r.name,
-          config: JSON.parse(r.config_json) as unknown,
-          startedAt: r.started_at,
-          updatedAt: r.updated_at,
-          pid: r.pid,
-          host: r.host,
-          status: r.status,
-          stop: r.stop,
-          step: r.step,
-          rollouts: r.rollouts,
-        },
-      ]),
-    );
+    return new Map(runRows(this.store).map((r) => [r.name, r]));
   }
 
   /** Runs in the store and in the data directory's runs/ (older runs have no row), most recently updated first. */

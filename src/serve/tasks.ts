@@ -4,7 +4,7 @@
 // attempt with its trajectory, diff and verifier report.
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { attemptOf, type StoredAttempt } from '../store/attempts.js';
+import { attemptOf, type RunTaskRow, type StoredAttempt } from '../store/attempts.js';
 import type { Store } from '../store/store.js';
 import { readTask } from '../task/io.js';
 import { readBounded } from '../util/bounded-read.js';
@@ -20,14 +20,8 @@ export interface TaskFilter {
   heldOut?: boolean;
 }
 
-export interface TaskRowView {
-  taskId: string;
-  env: string;
-  strategy: string;
-  operators: string[];
-  bugs: number;
-  hint: string;
-  heldOut: boolean;
+/** A run's task as the browser lists it: what was recorded of it, and its attempts' outcomes. */
+export interface TaskRowView extends Omit<RunTaskRow, 'dir'> {
   attempts: number;
   scored: number;
   passed: number;

@@ -61,6 +61,38 @@ export interface RunRow {
   rollouts: number;
 }
 
+interface DbRun {
+  name: string;
+  config_json: string;
+  started_at: string;
+  updated_at: string;
+  pid: number | null;
+  host: string | null;
+  status: string;
+  stop: string | null;
+  step: number;
+  rollouts: number;
+}
+
+/** Every run's row, as runStarted and runProgress wrote it. */
+export function runRows(store: Store): RunRow[] {
+  return store.db
+    .prepare<[], DbRun>('SELECT * FROM runs')
+    .all()
+    .map((r) => ({
+      name: r.name,
+      config: JSON.parse(r.config_json) as unknown,
+      startedAt: r.started_at,
+      updatedAt: r.updated_at,
+      pid: r.pid,
+      host: r.host,
+      status: r.status,
+      stop: r.stop,
+      step: r.step,
+      rollouts: r.rollouts,
+    }));
+}
+
 /** Default disk budget for attempt files: about 40 000 embedded-policy rollouts at 26 KB each (docs/decisions/2026-12-04-dashboard.md). */
 export const DEFAULT_ATTEMPT_BUDGET_MB = 1024;
 
