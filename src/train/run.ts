@@ -193,22 +193,13 @@ export class TrainRun<D> {
     const ctx = { ...(await this.context(task)), verdicts: this.verdicts, testRuns: this.testRuns, keep: (d: AttemptDetail) => void (detail = d) };
     const policy = this.learner.policy();
     const res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
-    if (this.attempts)
-      keepAttempt(this.attempts, {
-        run: this.deps.runName,
-        task,
-        heldOut: this.evalSupply.task(task.id) !== undefined,
-        use,
-        res,
-        detail,
-        dir: this.taskDir(task.id),
-      });
+    if (this.attempts) {
+      const heldOut = this.evalSupply.task(task.id) !== undefined;
+      const dir = (heldOut ? this.evalSupply : this.supply).dir(task.id);
+      keepAttempt(this.attempts, { run: this.deps.runName, task, heldOut, use, res, detail, dir });
+    }
     return res;
   };
-
-  private taskDir(id: string): string {
-    return this.evalSupply.task(id) ? this.evalSupply.dir(id) : this.supply.dir(id);
-  }
 
   /** The held-out solve rate of the current policy (the same seeds at every evaluation). */
   solveHeldOut(): Promise<SolveRate> {
