@@ -17,14 +17,13 @@ import { parseArgs } from 'node:util';
 import { starterEnvs } from '../src/env/load.js';
 import { selectRuntime } from '../src/runtime/select.js';
 import { CURRICULA, TRAIN_DEFAULTS, type CurriculumName, TRACKED_TASKS, type TrainConfig } from '../src/train/config.js';
-import { TestRunCache } from '../src/rl/test-cache.js';
+import { ResultReuse } from '../src/grading/reuse.js';
 import { train } from '../src/train/trainer.js';
 import type { HeldOutPoint } from '../src/train/state.js';
 import { linePlot, type Series } from '../src/util/svg-plot.js';
 import { heldOutRate } from '../src/cli/train-report.js';
 import { isOneOf, isRecord } from '../src/util/guards.js';
 import { table } from '../src/util/table.js';
-import type { VerifierReport } from '../src/verifier/verify.js';
 
 const { values } = parseArgs({
   options: {
@@ -66,8 +65,7 @@ const base: TrainConfig = {
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
 const runtime = selectRuntime({ warn: (m) => console.error(m) });
 const dataDir = resolve(values.data!);
-const verdicts = new Map<string, VerifierReport>();
-const testRuns = new TestRunCache();
+const reuse = new ResultReuse();
 mkdirSync(values.out!, { recursive: true });
 
 /** groups / heldChecks: training groups and replay checks that held (absent in results from before replay checks). */
@@ -115,8 +113,7 @@ for (const seed of values['report-only'] ? [] : seeds) {
         runDir,
         bankDir: join(dataDir, 'bank'),
         runName: `bench-${curriculum}-${seed}`,
-        verdicts,
-        testRuns,
+        reuse,
         learner: new EmbeddedLearner(base),
         onEvent: (e) => {
           if (e.kind === 'eval')

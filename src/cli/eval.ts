@@ -17,7 +17,7 @@ import { UserError } from '../util/errors.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import type { CliContext } from './context.js';
-import { intFlag, stringFlag } from './flags.js';
+import { intFlag, stringFlag, workersFlag } from './flags.js';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
 import { modelFactory, MODELS_HELP } from './models.js';
 
@@ -35,7 +35,7 @@ if it fails again it is reported apart and left out of the pass rates.
   --env NAME           the environment of JSONL records made by other tools
   --k K                pass@k to report, and attempts per task (default 1)
   --n N                attempts per task when more than K (n >= k; lowers the variance)
-  --workers W          attempts in parallel (default 2)
+  --workers W          attempts in parallel (default: one per core, fewer if memory is short)
   --seed S             seed of every attempt (derived per task and attempt; default 0)
   --out FILE           the JSON report (default <data-dir>/evals/<model>-seed<S>.json)
   --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl
@@ -56,7 +56,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   const k = intFlag(f.k, '--k', 1, 1);
   const attempts = intFlag(f.n, '--n', k, 1);
   if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
-  const workers = intFlag(f.workers, '--workers', 2, 1);
+  const workers = workersFlag(f.workers, ctx.err);
   const seed = intFlag(f.seed, '--seed', 0, 0);
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const source = resolve(stringFlag(f, 'tasks') ?? join(dir, 'tasks'));

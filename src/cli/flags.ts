@@ -1,5 +1,6 @@
 // Flag values shared by the commands.
 import { UserError } from '../util/errors.js';
+import { defaultWorkers, describeWorkers } from '../util/machine.js';
 
 /** An integer flag at least `min`, or the fallback when absent. */
 export function intFlag(value: unknown, flag: string, fallback: number, min = 0): number {
@@ -30,4 +31,11 @@ export function listFlag(flags: Record<string, string | boolean | string[] | und
   const value = flags[name];
   if (typeof value === 'boolean') throw new Error(`--${name} was parsed as a boolean, but it takes a value`);
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** --workers, by default sized from this machine's cores and memory; the count is printed either way. */
+export function workersFlag(value: unknown, say: (line: string) => void): number {
+  const n = intFlag(value, '--workers', defaultWorkers(), 1);
+  say(describeWorkers(n, value !== undefined));
+  return n;
 }

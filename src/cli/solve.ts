@@ -150,6 +150,7 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     const shown = testCommand ?? ('spec' in tests ? agentTestCommand(tests.spec, ws) : undefined);
     const instruction = `${issue}\n\nThe repository is at ${workdir} .${shown ? ` Run the tests with:\n    ${shown}\n` : '\n'}`;
     const env = 'spec' in tests ? tests.spec.test.env : undefined;
+    ws.keepSandbox(); // one sandbox for the agent's commands
     const res = await runAgent({
       model,
       workspace: ws,

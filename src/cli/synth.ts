@@ -15,7 +15,7 @@ import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
-import { intFlag, stringFlag } from './flags.js';
+import { intFlag, stringFlag, workersFlag } from './flags.js';
 
 export const SYNTH_HELP = `Usage: frognano synth --env <name[,name]|all> [options]
 
@@ -26,7 +26,7 @@ valid ones as task directories.
   --n N                candidates per environment and strategy (default 20)
   --strategy LIST      procedural, combine, llm-modify, llm-rewrite (default procedural,combine)
   --operators LIST     restrict procedural operators (names or families)
-  --workers W          validations in parallel (default 2)
+  --workers W          validations in parallel (default: one per core, fewer if memory is short)
   --seed S             seed for every random choice (default 0)
   --hint LEVEL         instruction hint level: full, symptom, minimal (default symptom)
   --visibility V       failing tests visible or hidden in the agent's workspace (default visible)
@@ -143,7 +143,7 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       envs,
       n: intFlag(f.n, '--n', 20, 1),
       strategies,
-      workers: intFlag(f.workers, '--workers', 2, 1),
+      workers: workersFlag(f.workers, ctx.err),
       seed: intFlag(f.seed, '--seed', 0),
       hint,
       visibility,

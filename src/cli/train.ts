@@ -19,7 +19,7 @@ import { train } from '../train/trainer.js';
 import type { Learner } from '../rl/contract.js';
 import { LM_HELP, lmConfig, tinkerLearner } from './lm.js';
 import { CREDIT_METHODS } from '../policy/update.js';
-import { intFlag, numberFlag, stringFlag } from './flags.js';
+import { intFlag, numberFlag, stringFlag, workersFlag } from './flags.js';
 import { UserError } from '../util/errors.js';
 import { isOneOf } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
@@ -67,7 +67,7 @@ training. Killed, or stopped by its time limit, and rerun with the same
                        PPO-style after the first (default ${D.epochs})
   --learn W            weights training moves: dense (where to look, how ordinary a repair
                        leaves the code) or all (also hashed edit kinds) (default ${D.learn})
-  --workers W          rollouts in parallel (default ${D.workers})
+  --workers W          rollouts in parallel (default: one per core, fewer if memory is short)
   --seed S             seed (default ${D.seed})
   --target P           target pass rate (default ${D.target})
   --eval-tasks N       held-out tasks per held-out environment (default ${D.evalTasks})
@@ -89,7 +89,7 @@ function list(v: unknown, fallback: string[]): string[] {
         .filter(Boolean);
 }
 
-export function trainConfig(f: CliContext['flags']): TrainConfig {
+export function trainConfig(f: CliContext['flags'], say: (line: string) => void = () => {}): TrainConfig {
   const learner = stringFlag(f, 'learner') ?? D.learner;
   if (!isOneOf(LEARNERS, learner)) throw new UserError(`unknown --learner "${learner}"`, `use ${LEARNERS.join(' or ')}`);
   const curriculum = stringFlag(f, 'curriculum') ?? D.curriculum;
@@ -126,7 +126,7 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
     extend: intFlag(f.extend, '--extend', D.extend),
     lr: numberFlag(f.lr, '--lr', D.lr),
     epochs: intFlag(f.epochs, '--epochs', D.epochs, 1),
-    workers: intFlag(f.workers, '--workers', D.workers, 1),
+    workers: workersFlag(f.workers, say),
     seed: intFlag(f.seed, '--seed', D.seed),
     target: numberFlag(f.target, '--target', D.target),
     evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks),
@@ -142,7 +142,7 @@ export function trainConfig(f: CliContext['flags']): TrainConfig {
 
 export async function trainCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
-  const cfg = trainConfig(f);
+  const cfg = trainConfig(f, ctx.err);
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
   let dash: Dashboard | undefined;
@@ -168,7 +168,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     // Settings added since the run was saved take their defaults (a run saved
     // before --families existed used every family).
     // The time limit, the step count and the budget may change on resume: they say how far to go, not how.
-    const how = (c: Partial<TrainConfig>) => JSON.stringify({ ...D, ...c, timeLimitMin: 0, steps: 0, budget: 0 });
+    // So may the workers: a run is the same whatever their number (docs/decisions/2026-12-04-same-seed-same-run.md).
+    const how = (c: Partial<TrainConfig>) => JSON.stringify({ ...D, ...c, timeLimitMin: 0, steps: 0, budget: 0, workers: 0 });
     if (prior && how({ families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>) }) !== how(cfg)) {
       throw new UserError(
         `run "${runName}" exists with other settings`,

@@ -8,7 +8,7 @@ export function envWorkspace(
   built: BuiltEnv,
   runtime: Runtime,
   dataDir: string,
-  extra: Pick<WorkspaceOptions, 'patch' | 'removeFiles' | 'prepare'> = {},
+  extra: Pick<WorkspaceOptions, 'patch' | 'removeFiles' | 'prepare' | 'prepareKey'> = {},
 ): Promise<Workspace> {
   return Workspace.create({ snapshot: built.snapshot, layers: built.layers, runtime, baseDir: join(dataDir, 'tmp'), ...extra });
 }

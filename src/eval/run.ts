@@ -9,7 +9,7 @@ import type { BuiltEnv } from '../env/build.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Task } from '../task/task.js';
 import { rolloutWithRetry } from '../rl/rollout.js';
-import type { VerifierReport } from '../verifier/verify.js';
+import { sharedReuse, type ResultReuse } from '../grading/reuse.js';
 import { pool } from '../util/pool.js';
 import { deriveSeed } from '../util/rng.js';
 import type { Model } from '../model/types.js';
@@ -56,6 +56,8 @@ export interface EvalRunOptions {
   attempts: number;
   seed: number;
   workers: number;
+  /** Results reused by content (grading/reuse.ts); the process's shared store by default. */
+  reuse?: ResultReuse;
   runtime: Runtime;
   dataDir: string;
   trajectoriesDir?: string;
@@ -74,7 +76,6 @@ function safeName(id: string): string {
 export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
   const results: TaskResult[] = opts.tasks.map((t) => ({ id: t.id, env: t.env.name, strategy: t.provenance.strategy, attempts: [] }));
   const items = opts.tasks.flatMap((task, ti) => Array.from({ length: opts.attempts }, (_, attempt) => ({ task, ti, attempt })));
-  const verdicts = new Map<string, VerifierReport>();
   const progress: EvalProgress = { done: 0, total: items.length, solvedTasks: 0, passes: 0, scored: 0, infra: 0 };
 
   await pool(items, opts.workers, async ({ task, ti, attempt }) => {
@@ -88,7 +89,7 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
         built,
         runtime: opts.runtime,
         dataDir: opts.dataDir,
-        verdicts,
+        reuse: opts.reuse ?? sharedReuse,
         ...(recorderPath ? { recorderPath } : {}),
         ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
       },

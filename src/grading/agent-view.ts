@@ -13,6 +13,9 @@ export async function agentWorkspace(task: Task, built: BuiltEnv, runtime: Runti
   return envWorkspace(built, runtime, dataDir, {
     patch: task.bugPatch,
     removeFiles: task.hiddenFiles,
-    ...(Object.keys(edits).length ? { prepare: (tree) => rewriteKeepingTimes(tree.root, edits) } : {}),
+    // The cut is the same for every workspace of the task: part of the task's image.
+    ...(Object.keys(edits).length
+      ? { prepare: (tree) => rewriteKeepingTimes(tree.root, edits), prepareKey: `held-back:${JSON.stringify(task.heldBack)}` }
+      : {}),
   });
 }

@@ -9,6 +9,7 @@ import { hostPython } from '../runtime/host.js';
 import { BoundedReadError, readBounded } from '../util/bounded-read.js';
 import { shellQuote } from '../util/shell.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { ReuseKind, type ResultReuse } from './reuse.js';
 import { errorMessage } from '../util/errors.js';
 
 export type RunOutcome = 'completed' | 'timeout' | 'infra-error';
@@ -55,19 +56,41 @@ export function agentTestCommand(spec: EnvironmentSpec, ws: Workspace): string {
     .join(' ');
 }
 
+/** Completed runs of a suite, by the workspace's content, the command and its environment. */
+const SUITE_RUNS = new ReuseKind<TestRun>('suite');
+
 export interface RunTestsOptions {
   timeoutSec?: number;
   /** Extra environment variables for the runner. */
   env?: Record<string, string>;
+  /** Where completed runs are remembered by the workspace's content, and found again (reuse.ts). */
+  reuse?: ResultReuse;
+  /** Run even when a result for this content is known (a deliberate repeat), and remember it. */
+  fresh?: boolean;
 }
 
+/**
+ * The suite on the workspace: a known result for the same content, command
+ * and environment when `reuse` has one that finished within the time limit,
+ * else a run.
+ */
 export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTestsOptions = {}): Promise<TestRun> {
   const timeoutSec = opts.timeoutSec ?? spec.timeoutSec;
-  const res = await ws.exec({
-    argv: testArgv(spec, ws),
-    env: { ...spec.test.env, ...opts.env },
-    timeoutMs: timeoutSec * 1000,
-  });
+  const argv = testArgv(spec, ws);
+  const env = { ...spec.test.env, ...opts.env };
+  const digest = opts.reuse ? ws.digest() : null;
+  const key = digest && SUITE_RUNS.key([ws.runtime.name, JSON.stringify(argv), JSON.stringify(env), JSON.stringify(ws.mounts.layers), digest]);
+  if (key && !opts.fresh) {
+    const known = SUITE_RUNS.get(opts.reuse!, key);
+    if (known && known.durationMs <= timeoutSec * 1000) return known;
+  }
+  const run = await runOnce(spec, ws, argv, env, timeoutSec);
+  if (key && run.outcome === 'completed' && run.exitAgrees) SUITE_RUNS.set(opts.reuse!, key, run, 512 + run.outputTail.length + 256 * run.tests.size);
+  return run;
+}
+
+async function runOnce(spec: EnvironmentSpec, ws: Workspace, argv: string[], env: Record<string, string>, timeoutSec: number): Promise<TestRun> {
+  const res = await ws.exec({ argv, env, timeoutMs: timeoutSec * 1000 });
   const outputTail = tail(`${res.stdout}\n${res.stderr}`);
   const base = { exitCode: res.exitCode, durationMs: res.durationMs, outputTail, tests: new Map<string, TestResult>(), exitAgrees: false };
   if (res.spawnError) return { ...base, outcome: 'infra-error', reason: `could not start the runtime: ${res.spawnError}` };

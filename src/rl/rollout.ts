@@ -13,28 +13,28 @@ import type { Runtime } from '../runtime/types.js';
 import { agentWorkspace } from '../grading/agent-view.js';
 import type { Task } from '../task/task.js';
 import { acceptChanges } from '../verifier/changes.js';
-import { verify, type AgentChange, type VerifierReport } from '../verifier/verify.js';
+import { verify, verifyTimeoutSec, type AgentChange, type VerifierReport } from '../verifier/verify.js';
 import { ChangeRefused } from '../workspace/scan.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Actor, Rollout, Turn } from './contract.js';
 import { errorMessage, InfraError } from '../util/errors.js';
-import type { TestRunCache } from './test-cache.js';
+import { TestRunCache } from './test-cache.js';
+import { ReuseKind, type ResultReuse } from '../grading/reuse.js';
 
 export interface RolloutContext {
   built: BuiltEnv;
   runtime: Runtime;
   dataDir: string;
   /**
-   * Verifier results by task and accepted patch. Sound because tasks are
-   * validated deterministic (no flaky test) and the verifier's workspace
-   * depends on nothing but the task and the patch.
+   * Results reused by content (grading/reuse.ts): the agent's test runs by
+   * work-tree content, and verifier reports by task and accepted patch. Sound
+   * because tasks are validated deterministic (no flaky test) and the
+   * verifier's workspace depends on nothing but the task and the patch.
    */
-  verdicts?: Map<string, VerifierReport>;
+  reuse?: ResultReuse;
   /** Where to record the episode's trajectory (JSONL, see agent/trajectory.ts); none when absent. */
   recorderPath?: string;
-  /** Test runs of the agent remembered by workspace state (see test-cache.ts). */
-  testRuns?: TestRunCache;
   /** Model turns at most (default DEFAULT_AGENT_LIMITS.maxSteps, the same in training, eval and solve). */
   maxSteps?: number;
   /** Sees what each try of a rollout leaves to inspect (the dashboard's attempts); the last call is the rollout's. */
@@ -72,6 +72,8 @@ export async function work<D>(
   ctx: RolloutContext,
 ): Promise<{ change: AgentChange; stopReason: StopReason; steps: number; turns: Turn<D>[]; trajectory: HarnessTrajectory; infra?: string }> {
   const ws = await agentWorkspace(task, ctx.built, ctx.runtime, ctx.dataDir);
+  // One sandbox for the episode's commands; the verifier grades in fresh ones.
+  ws.keepSandbox();
   try {
     const res = await runAgent({
       model,
@@ -82,7 +84,7 @@ export async function work<D>(
       // The test command the agent is given runs as grading runs it (e.g. pytest without plugin autoload).
       env: task.env.spec.test.env,
       ...(ctx.recorderPath ? { recorder: new Recorder(ctx.recorderPath) } : {}),
-      ...(ctx.testRuns ? { tools: ctx.testRuns.tools(task.id, agentTestCommand(task.env.spec, ws)) } : {}),
+      ...(ctx.reuse ? { tools: new TestRunCache(ctx.reuse).tools(agentTestCommand(task.env.spec, ws), task.env.spec.test.env) } : {}),
       limits: {
         maxSteps: ctx.maxSteps ?? DEFAULT_AGENT_LIMITS.maxSteps,
         maxObservationChars: 400_000,
@@ -100,6 +102,18 @@ export async function work<D>(
   } finally {
     ws.dispose();
   }
+}
+
+/** Verifier reports, by the task's graded content and the accepted patch. */
+const VERDICTS = new ReuseKind<VerifierReport>('verdict');
+
+/** Everything about a task that decides how a change to it is graded. */
+function gradedContent(task: Task): string {
+  const { env, bugPatch, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, heldBack, grading } = task;
+  const timeout = verifyTimeoutSec(task);
+  return createHash('sha256')
+    .update(JSON.stringify({ env: env.hash, spec: env.spec, bugPatch, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, heldBack, grading, timeout }))
+    .digest('hex');
 }
 
 /** A rollout that failed for the infrastructure: reward null, never scored, with the turns it got to. */
@@ -139,8 +153,8 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   const trajectory = { turns, stopReason };
   const v0 = performance.now();
   const accepted = typeof change === 'string' ? acceptChanges(change, task.env.spec.testPaths, task.hiddenFiles).patch : `refused:${change.refused.code}`;
-  const key = `${task.id}\0${createHash('sha256').update(accepted).digest('hex')}`;
-  let report = ctx.verdicts?.get(key);
+  const key = ctx.reuse && VERDICTS.key([gradedContent(task), accepted]);
+  let report = key ? VERDICTS.get(ctx.reuse!, key) : undefined;
   const cached = Boolean(report);
   if (!report) {
     try {
@@ -148,7 +162,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
     } catch (err) {
       return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: errorMessage(err) });
     }
-    if (report.reward !== null) ctx.verdicts?.set(key, report);
+    if (key && report.reward !== null && !report.infraFailure) VERDICTS.set(ctx.reuse!, key, report, 2048 + JSON.stringify(report).length);
   }
   ctx.keep?.({ trajectory: harness, change, report });
   return {

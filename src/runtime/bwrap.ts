@@ -10,10 +10,14 @@ import { hostPython } from './host.js';
 import { join } from 'node:path';
 import { recordSandboxCpu } from '../util/cpu.js';
 import { runProcess } from '../util/process.js';
-import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime } from './types.js';
+import { KeptSandbox } from './session.js';
+import { SUPERVISOR_SOURCE } from './supervisor.js';
+import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Runtime, type Session } from './types.js';
 
 const WORKDIR = '/workspace';
 const OUTDIR = '/frognano/out';
+/** Where a kept sandbox sees the host's Node, which runs its supervisor. */
+const SUPERVISOR_NODE = '/frognano/node';
 
 // Only what programs need from /etc: never shadow, ssh keys or the like.
 const ETC_FILES = [
@@ -117,6 +121,36 @@ export class BwrapRuntime implements Runtime {
    * above what the user already runs.
    */
   command(m: Mounts, req: ExecRequest): string[] {
+    const asRoot = process.getuid?.() === 0;
+    const drop = asRoot ? ['setpriv', `--reuid=${m.uid}`, `--regid=${m.uid}`, '--clear-groups', '--no-new-privs', '--'] : [];
+    return [...this.sandbox(m, req), '--chdir', req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR, '--', ...drop, ...CPU_METER, ...req.argv];
+  }
+
+  /**
+   * The kept sandbox's command (session.ts): the same sandbox with the host's
+   * Node bound read-only, running the supervisor. As root the supervisor
+   * stays root (without new privileges) and runs each command as the
+   * workspace's uid.
+   */
+  supervisorCommand(m: Mounts, source: string): string[] {
+    const asRoot = process.getuid?.() === 0;
+    return [
+      ...this.sandbox(m, { argv: [], timeoutMs: 0 }),
+      '--ro-bind',
+      process.execPath,
+      SUPERVISOR_NODE,
+      '--chdir',
+      WORKDIR,
+      '--',
+      ...(asRoot ? ['setpriv', '--no-new-privs', '--'] : []),
+      SUPERVISOR_NODE,
+      '-e',
+      source,
+    ];
+  }
+
+  /** rlimits, then bwrap with every mount, up to the working directory. */
+  private sandbox(m: Mounts, req: ExecRequest): string[] {
     const limits = { ...DEFAULT_LIMITS, ...req.limits };
     const mb = 1024 * 1024;
     const asRoot = process.getuid?.() === 0;
@@ -156,9 +190,18 @@ export class BwrapRuntime implements Runtime {
     for (const layer of m.layers) args.push('--ro-bind', layer.host, `${WORKDIR}/${layer.rel}`);
     for (const rel of m.scratch ?? []) args.push('--perms', '1777', '--tmpfs', `${WORKDIR}/${rel}`);
     args.push(...dirs(OUTDIR), '--bind', m.outDir, OUTDIR);
-    args.push('--chdir', req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR, '--');
-    const drop = asRoot ? ['setpriv', `--reuid=${m.uid}`, `--regid=${m.uid}`, '--clear-groups', '--no-new-privs', '--'] : [];
-    return [...args, ...drop, ...CPU_METER, ...req.argv];
+    return args;
+  }
+
+  /** A sandbox kept for a series of commands (an agent's episode): one start, then each command at the cost of the command. */
+  session(m: Mounts): Session {
+    const asRoot = process.getuid?.() === 0;
+    return new KeptSandbox(this.supervisorCommand(m, SUPERVISOR_SOURCE), (req) => ({
+      argv: req.argv,
+      cwd: req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR,
+      env: sandboxEnv(req.env ?? {}, '/tmp'),
+      ...(asRoot ? { uid: m.uid } : {}),
+    }));
   }
 
   async exec(m: Mounts, req: ExecRequest): Promise<ExecResult> {

@@ -67,4 +67,23 @@ export interface Runtime {
   /** Where `outDir` appears to commands. */
   outPath(m: Mounts): string;
   exec(m: Mounts, req: ExecRequest): Promise<ExecResult>;
+  /**
+   * A sandbox kept for a series of commands on one workspace, with the same
+   * mounts and limits as exec's, where the runtime has one. Nothing a command
+   * starts outlives it; files and /tmp stay for the next command.
+   */
+  session?(m: Mounts): Session;
+}
+
+export interface Session {
+  /** Runs one command in the kept sandbox (network and limits other than the output cap: see `suits`). */
+  exec(req: ExecRequest): Promise<ExecResult>;
+  /** Ends the sandbox and everything in it; resolves once it is gone. */
+  close(): Promise<void>;
+}
+
+/** Whether a kept sandbox can run the request as exec would: it has no network and the default limits. */
+export function suitsSession(req: ExecRequest): boolean {
+  const { maxOutputBytes: _cap, ...rest } = req.limits ?? {};
+  return !req.network && Object.values(rest).every((v) => v === undefined);
 }

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
+import { sharedReuse, type ResultReuse } from '../grading/reuse.js';
 import { noLayout } from '../grading/layout.js';
 import type { Runtime } from '../runtime/types.js';
 import type { GradingLayout } from '../task/task.js';
@@ -56,6 +57,8 @@ export interface ValidatorOptions {
   referenceRuns?: number;
   candidateRuns?: number;
   timeoutSec?: number;
+  /** Where test runs are reused by content (grading/reuse.ts); the process's shared store by default. */
+  reuse?: ResultReuse;
 }
 
 export function patchKey(patch: string): string {
@@ -100,8 +103,14 @@ export class EnvValidator {
     return envWorkspace(this.built, this.runtime, this.dataDir, patch ? { patch } : {});
   }
 
-  private async run(ws: Workspace): Promise<TestRun> {
-    return runTests(this.built.env.spec, ws, { timeoutSec: this.timeoutSec });
+  /**
+   * One run of the suite. `repeat`: a deliberate repeat (the reference and
+   * candidate runs look for flaky tests), always run; other runs reuse a
+   * result for the same content (the reference fix restores the snapshot, so
+   * its run is the reference's).
+   */
+  private async run(ws: Workspace, repeat = false): Promise<TestRun> {
+    return runTests(this.built.env.spec, ws, { timeoutSec: this.timeoutSec, reuse: this.opts.reuse ?? sharedReuse, fresh: repeat });
   }
 
   /** Tests that pass on every reference run. */
@@ -111,7 +120,7 @@ export class EnvValidator {
       for (let i = 0; i < (this.opts.referenceRuns ?? 3); i++) {
         const ws = await this.workspace();
         try {
-          const r = await this.run(ws);
+          const r = await this.run(ws, true);
           if (r.outcome !== 'completed' || !r.exitAgrees) {
             throw new Error(`${this.built.env.spec.name}: the reference run is not usable: ${r.reason}\n${r.outputTail}`);
           }
@@ -152,8 +161,9 @@ export class EnvValidator {
       const failures: Record<string, string> = {};
       const testFiles: Record<string, string> = {};
       for (let i = 0; i < (this.opts.candidateRuns ?? 2); i++) {
-        if (i > 0) await ws.reset();
-        const r = await this.run(ws);
+        // A fresh copy of the broken state for each run (ready in the pool; cheaper than a reset).
+        if (i > 0) ws = await this.fresh(ws, c.bugPatch);
+        const r = await this.run(ws, true);
         if (r.outcome === 'timeout') return { valid: false, reason: 'timeout', detail: r.reason ?? 'timeout' };
         if (r.outcome !== 'completed') return { valid: false, reason: 'infra', detail: r.reason ?? 'infrastructure error' };
         const failing = [...stable].filter((id) => r.tests.get(id)?.status !== 'passed');
@@ -179,11 +189,11 @@ export class EnvValidator {
       if (f2p.length === 0) return { valid: false, reason: 'flaky', detail: `the failing tests did not fail every time: ${dropped.slice(0, 3).join(', ')}` };
       if (p2p.length === 0) return { valid: false, reason: 'flaky', detail: 'no test passed every time with the bug' };
 
-      const leak = await this.leakCheck(ws, c);
+      const leak = await this.leakCheck(c);
       if (leak) return { valid: false, reason: 'leak', detail: leak };
 
       // The reference fix, applied to the broken state, restores the snapshot and passes.
-      await ws.reset();
+      ws = await this.fresh(ws, c.bugPatch);
       try {
         await ws.applyPatch(c.fixPatch);
       } catch (err) {
@@ -216,9 +226,23 @@ export class EnvValidator {
     }
   }
 
+  /** `ws` disposed and a fresh workspace of the same state in its place. */
+  private async fresh(ws: Workspace, patch?: string): Promise<Workspace> {
+    ws.dispose();
+    return this.workspace(patch);
+  }
+
   /** The broken workspace must hold nothing that shows the original code. */
-  private async leakCheck(ws: Workspace, c: CandidateChange): Promise<string | null> {
-    await ws.reset();
+  private async leakCheck(c: CandidateChange): Promise<string | null> {
+    const ws = await this.workspace(c.bugPatch);
+    try {
+      return await this.leaks(ws, c);
+    } finally {
+      ws.dispose();
+    }
+  }
+
+  private async leaks(ws: Workspace, c: CandidateChange): Promise<string | null> {
     const gitDir = join(ws.root, '.git');
     const commits = (await git(['rev-list', '--all', '--count'], { gitDir })).trim();
     if (commits !== '1') return `the workspace history holds ${commits} commits`;
@@ -236,21 +260,24 @@ export class EnvValidator {
     return null;
   }
 
-  private snapshotTree?: Promise<string>;
+  private snapshot?: Promise<{ digest: string | null; tree: string }>;
 
+  /** Compared by content digest in this process; by git's tree where a tree is too large to digest. */
   private async differsFromSnapshot(ws: Workspace): Promise<boolean> {
     const tree = async (w: Workspace) => {
       const g = { gitDir: join(w.dir, 'trusted'), workTree: w.root };
       await git(['add', '-A'], g);
       return git(['write-tree'], g);
     };
-    this.snapshotTree ??= this.workspace().then(async (ref) => {
+    this.snapshot ??= this.workspace().then(async (ref) => {
       try {
-        return await tree(ref);
+        return { digest: ref.digest(), tree: await tree(ref) };
       } finally {
         ref.dispose();
       }
     });
-    return (await tree(ws)) !== (await this.snapshotTree);
+    const snap = await this.snapshot;
+    const digest = snap.digest && ws.digest();
+    return digest ? digest !== snap.digest : (await tree(ws)) !== snap.tree;
   }
 }

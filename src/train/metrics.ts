@@ -53,7 +53,8 @@ export interface StepMetrics extends CoreStepMetrics {
   /** The learner's own figures (UpdateResult.metrics), e.g. a language model's tokens per step. */
   learner?: Record<string, number>;
   ms: { synthesis: number; probe: number; rollouts: number; update: number; eval: number };
-  cache: { testHits: number; testMisses: number };
+  /** Results reused by content this step (grading/reuse.ts): the agent's test runs, graded changes, synthesis's test runs. */
+  cache: { testHits: number; testMisses: number; verdictHits?: number; verdictMisses?: number; suiteHits?: number; suiteMisses?: number };
 }
 
 /** The groups' mean reward (infrastructure failures left out) and infrastructure failures. */

@@ -11,14 +11,13 @@ import type { LoadedEnv } from '../env/load.js';
 import { estimator } from '../rl/advantages.js';
 import type { AdvantageEstimator, Learner, PolicyFigures, Rollout, ScoredGroup } from '../rl/contract.js';
 import { rolloutWithRetry, work, type AttemptDetail, type RolloutContext } from '../rl/rollout.js';
-import { TestRunCache } from '../rl/test-cache.js';
+import { sharedReuse, type ResultReuse } from '../grading/reuse.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
 import { AttemptLog, type AttemptKind } from '../store/attempts.js';
 import type { Task } from '../task/task.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { deriveSeed } from '../util/rng.js';
-import type { VerifierReport } from '../verifier/verify.js';
 import type { TrainConfig } from './config.js';
 import { solveRate, type HeldOutReach, type SolveRate } from './heldout.js';
 import { dropMetricsAfter, type StepMetrics } from './metrics.js';
@@ -39,9 +38,8 @@ export interface TrainDeps<D> {
   store?: Store;
   /** Disk budget in MiB for the attempts' trajectory files in the store (default DEFAULT_ATTEMPT_BUDGET_MB). */
   attemptBudgetMB?: number;
-  /** Shared across runs in one process (a benchmark), else made per run. */
-  verdicts?: Map<string, VerifierReport>;
-  testRuns?: TestRunCache;
+  /** Results reused by content (grading/reuse.ts); the process's shared store by default. */
+  reuse?: ResultReuse;
   onEvent?: (e: TrainEvent) => void;
   /** Sees the scored groups each update learns from, before it (bench/real-gradients.ts). */
   onGroups?: (step: number, groups: ScoredGroup<D>[]) => void;
@@ -80,8 +78,7 @@ export class TrainRun<D> {
   readonly used: Set<string>;
   readonly state: RunState;
   readonly resumed: boolean;
-  readonly verdicts: Map<string, VerifierReport>;
-  readonly testRuns: TestRunCache;
+  readonly reuse: ResultReuse;
   readonly figures: PolicyFigures<D> | undefined;
   /** Every attempt with its trajectory, kept in the store (none without a store). */
   readonly attempts: AttemptLog | undefined;
@@ -106,8 +103,7 @@ export class TrainRun<D> {
     this.estimator = estimator(cfg.advantage);
     this.supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families });
     this.evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
-    this.verdicts = deps.verdicts ?? new Map();
-    this.testRuns = deps.testRuns ?? new TestRunCache();
+    this.reuse = deps.reuse ?? sharedReuse;
 
     const saved = loadState(deps.runDir);
     this.resumed = saved !== null;
@@ -138,7 +134,7 @@ export class TrainRun<D> {
     this.figures = this.learner.figures?.({
       seed: cfg.seed,
       workers: cfg.workers,
-      work: async (task, actor) => void (await work(task, actor, { ...(await this.context(task)), testRuns: this.testRuns })),
+      work: async (task, actor) => void (await work(task, actor, { ...(await this.context(task)), reuse: this.reuse })),
     });
   }
 
@@ -190,7 +186,7 @@ export class TrainRun<D> {
   /** One rollout of a task by the current policy version; an infrastructure failure is retried once. The attempt is kept in the store. */
   readonly runOne = async (task: Task, seed: number, use: AttemptUse): Promise<Rollout<D>> => {
     let detail: AttemptDetail = {};
-    const ctx = { ...(await this.context(task)), verdicts: this.verdicts, testRuns: this.testRuns, keep: (d: AttemptDetail) => void (detail = d) };
+    const ctx = { ...(await this.context(task)), reuse: this.reuse, keep: (d: AttemptDetail) => void (detail = d) };
     const policy = this.learner.policy();
     const res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
     if (this.attempts) {

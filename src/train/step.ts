@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { knobKey } from '../curriculum/knobs.js';
 import { scoreGroup } from '../rl/advantages.js';
 import type { Group, ScoredGroup } from '../rl/contract.js';
+import type { ResultReuse } from '../grading/reuse.js';
 import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import { batchSize } from './config.js';
@@ -21,7 +22,7 @@ import { taskKnobs } from './supply.js';
 export class Step<D> {
   private readonly random: () => number;
   readonly ms = { synthesis: 0, probe: 0, rollouts: 0, update: 0, eval: 0 };
-  private readonly cache0: { hits: number; misses: number };
+  private readonly reuse0: ReturnType<ResultReuse['snapshot']>;
   private batch: string[] = [];
   private readonly reasons = new Map<string, GroupReason>();
   private figures = new Map<string, number | null>();
@@ -47,7 +48,7 @@ export class Step<D> {
   ) {
     this.random = rng(deriveSeed(run.cfg.seed, 'step', n));
     stocker.reset();
-    this.cache0 = { hits: run.testRuns.hits, misses: run.testRuns.misses };
+    this.reuse0 = run.reuse.snapshot();
   }
 
   /** Supply: under the frontier curriculum, training waits for synthesis only when the pool has nothing to train on. */
@@ -213,7 +214,7 @@ export class Step<D> {
   }
 
   private metrics(): StepMetrics {
-    const { state, pool, controller, cfg, testRuns } = this.run;
+    const { state, pool, controller, cfg, reuse } = this.run;
     const sampled = this.groupIds.map((id) => this.results.get(id)!);
     const { meanReward, infraFailures } = batchStats([...this.results.values()]);
     const nonDegenerate = nonDegenerateCount(sampled);
@@ -264,7 +265,14 @@ export class Step<D> {
         update: Math.round(this.ms.update),
         eval: Math.round(this.ms.eval),
       },
-      cache: { testHits: testRuns.hits - this.cache0.hits, testMisses: testRuns.misses - this.cache0.misses },
+      cache: {
+        testHits: reuse.counts['agent-test'].hits - this.reuse0['agent-test'].hits,
+        testMisses: reuse.counts['agent-test'].misses - this.reuse0['agent-test'].misses,
+        verdictHits: reuse.counts.verdict.hits - this.reuse0.verdict.hits,
+        verdictMisses: reuse.counts.verdict.misses - this.reuse0.verdict.misses,
+        suiteHits: reuse.counts.suite.hits - this.reuse0.suite.hits,
+        suiteMisses: reuse.counts.suite.misses - this.reuse0.suite.misses,
+      },
     };
   }
 }

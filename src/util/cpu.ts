@@ -22,6 +22,11 @@ export function recordSandboxCpu(path: string): void {
   rmSync(path, { force: true });
 }
 
+/** Adds CPU seconds a kept sandbox's supervisor reported for one command. */
+export function addSandboxCpu(seconds: number): void {
+  if (Number.isFinite(seconds) && seconds > 0) sandboxSeconds += seconds;
+}
+
 /** CPU seconds of sandboxed commands recorded so far in this process. */
 export function sandboxCpuSeconds(): number {
   return sandboxSeconds;

@@ -2,6 +2,7 @@
 // after a crash that ran no handler, by the next process that starts (each
 // workspace directory carries the pid of the process that made it).
 import { readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoCode } from '../util/errors.js';
 
@@ -39,6 +40,30 @@ export function track(dir: string): void {
 
 export function untrack(dir: string): void {
   live.delete(dir);
+}
+
+const removing = new Set<Promise<void>>();
+
+/**
+ * Removes a tracked directory in the background (off the caller's path),
+ * once `after` settles; the exit handler still removes it if the process ends
+ * first.
+ */
+export function removeLater(dir: string, after: Promise<unknown> = Promise.resolve()): void {
+  const done: Promise<void> = after
+    .catch(() => {})
+    .then(() => rm(dir, { recursive: true, force: true, maxRetries: 2 }))
+    .then(() => untrack(dir))
+    .catch(() => {
+      /* left for the exit handler or the next process's sweep */
+    })
+    .finally(() => removing.delete(done));
+  removing.add(done);
+}
+
+/** Resolves once every background removal started so far has ended. */
+export async function removalsSettled(): Promise<void> {
+  while (removing.size) await Promise.all([...removing]);
 }
 
 function alive(pid: number): boolean {

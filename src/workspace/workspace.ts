@@ -6,37 +6,21 @@
 //                           resets use it, so nothing done inside the sandbox
 //                           (commits, config, hooks) can change what they report
 //   ws-<pid>-<id>/out/      reports written by test runners
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { git, GitOutputTooLarge, GitTimeout } from '../util/git.js';
-import { LAYER_CACHES, type ExecRequest, type ExecResult, type Mounts, type Runtime } from '../runtime/types.js';
-import { sweepOrphans, track, untrack } from './cleanup.js';
-
-/** Folders test runners write into the work tree on every run: node-tap's results and coverage data. */
-const RUNNER_OUTPUT = ['.tap', '.nyc_output'];
+import { LAYER_CACHES, suitsSession, type ExecRequest, type ExecResult, type Mounts, type Runtime, type Session } from '../runtime/types.js';
+import { removeLater, sweepOrphans } from './cleanup.js';
+import { buildTree, chownTree, ImageStore, RUNNER_OUTPUT, type ImageRecipe } from './image.js';
+import { treeDigest } from './digest.js';
+import { newWorkspaceDir, WorkspacePool, type Copy } from './pool.js';
 import { ChangeRefused, scanTree } from './scan.js';
 
-const run = promisify(execFile);
-
-export interface WorkspaceOptions {
-  /** Directory holding the environment's source at its reference state. */
-  snapshot: string;
+export interface WorkspaceOptions extends Omit<ImageRecipe, 'layerPaths'> {
   layers: { rel: string; host: string }[];
   runtime: Runtime;
   /** Parent directory for workspaces (inside the data directory). */
   baseDir: string;
-  /** A patch applied before the workspace's single commit (e.g. a task's bug). */
-  patch?: string;
-  /** Files removed before the commit (e.g. hidden tests), relative to the root. */
-  removeFiles?: string[];
-  /**
-   * Last changes to the work tree before its single commit and before it is
-   * handed to the sandbox's uid, so what it writes looks like the rest (e.g.
-   * the verifier's graded layout); `apply` applies a patch with git.
-   */
-  prepare?: (tree: { root: string; apply: (patch: string) => Promise<void> }) => Promise<void> | void;
 }
 
 /** Bytes of an agent's change the host reads; a larger change is refused. */
@@ -44,17 +28,15 @@ export const MAX_CHANGE_BYTES = 8 * 1024 * 1024;
 /** Time for each host-side git call on an agent's tree. */
 export const DIFF_TIMEOUT_MS = 60_000;
 
-let counter = 0;
 let swept = false;
 
-/** A distinct unprivileged uid per workspace, so process limits are per sandbox. */
-function nextUid(): number {
-  counter = (counter + 1) % 64;
-  return 200000 + ((process.pid % 4096) * 64 + counter);
-}
+/** This process's prepared images and ready copies (image.ts, pool.ts). */
+export const workspaceImages = new ImageStore();
+export const workspacePool = new WorkspacePool();
 
 export class Workspace {
   private disposed = false;
+  private kept: Session | undefined;
 
   private constructor(
     readonly dir: string,
@@ -71,57 +53,66 @@ export class Workspace {
     return { gitDir: join(this.dir, 'trusted'), workTree: this.root };
   }
 
+  /**
+   * A workspace of the recipe. When everything it does is named (no
+   * `prepare`, or one with a `prepareKey`), it is a copy of the recipe's
+   * image, usually made ahead of time; otherwise the image without `prepare`
+   * is copied, `prepare` runs on the copy, and the copy gets its own commit.
+   */
   static async create(opts: WorkspaceOptions): Promise<Workspace> {
     mkdirSync(opts.baseDir, { recursive: true });
     if (!swept) {
       swept = true;
       sweepOrphans(opts.baseDir);
     }
-    const dir = mkdtempSync(join(opts.baseDir, `ws-${process.pid}-`));
-    track(dir);
-    try {
-      const root = join(dir, 'repo');
-      const outDir = join(dir, 'out');
-      // Copy-on-write where the file system supports it, a fast copy elsewhere.
-      await run('cp', ['-a', '--reflink=auto', opts.snapshot, root]);
-      mkdirSync(outDir);
-      const layerPaths = opts.layers.map((l) => l.rel);
-      for (const rel of layerPaths) {
-        rmSync(join(root, rel), { recursive: true, force: true });
-        mkdirSync(join(root, rel), { recursive: true }); // mount point for the read-only layer
-      }
-      // Folders a runner writes on every run (node-tap's results) are never part of a change.
-      const exclude = [...layerPaths, ...RUNNER_OUTPUT].map((p) => `/${p}`).join('\n') + '\n';
-      const gitDir = join(dir, 'trusted');
-      await git(['init', '-q', '--template=', '-b', 'main', '--bare', gitDir]);
-      await git(['config', 'core.bare', 'false'], { gitDir });
-      mkdirSync(join(gitDir, 'info'), { recursive: true });
-      writeFileSync(join(gitDir, 'info', 'exclude'), exclude);
-      const ws = { gitDir, workTree: root };
-      if (opts.patch) await git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: opts.patch });
-      for (const rel of opts.removeFiles ?? []) rmSync(join(root, rel), { force: true });
-      await opts.prepare?.({ root, apply: (patch) => git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: patch }).then(() => undefined) });
-      await git(['add', '-A'], ws);
-      await git(['commit', '-q', '--no-verify', '--no-gpg-sign', '--allow-empty', '-m', 'workspace'], ws);
-      // The sandbox sees its own copy of that one commit as repo/.git.
-      cpSync(gitDir, join(root, '.git'), { recursive: true });
-      const uid = nextUid();
-      if (process.getuid?.() === 0 && opts.runtime.isolated) {
-        await run('chown', ['-R', `${uid}:${uid}`, root, outDir]);
-      }
-      // Mount points for runners' caches exist in the layer (made at build time); each gets a fresh writable folder.
-      const scratch = opts.layers.flatMap((l) => (LAYER_CACHES[l.rel] ?? []).filter((c) => existsSync(join(l.host, c))).map((c) => `${l.rel}/${c}`));
-      return new Workspace(dir, opts.runtime, { root, layers: opts.layers, outDir, uid, ...(scratch.length ? { scratch } : {}) }, layerPaths);
-    } catch (err) {
-      rmSync(dir, { recursive: true, force: true });
-      untrack(dir);
-      throw err;
+    const layerPaths = opts.layers.map((l) => l.rel);
+    const recipe: ImageRecipe = { ...opts, layerPaths };
+    const chown = process.getuid?.() === 0 && opts.runtime.isolated;
+    let copy: Copy;
+    if (!opts.prepare || opts.prepareKey !== undefined) {
+      copy = await workspacePool.take(await workspaceImages.get(opts.baseDir, recipe), opts.baseDir, chown);
+    } else {
+      const { prepare: _p, ...base } = recipe;
+      const image = await workspaceImages.get(opts.baseDir, base);
+      copy = await Workspace.prepared(recipe, image, opts.baseDir, chown);
     }
+    // Mount points for runners' caches exist in the layer (made at build time); each gets a fresh writable folder.
+    const scratch = opts.layers.flatMap((l) => (LAYER_CACHES[l.rel] ?? []).filter((c) => existsSync(join(l.host, c))).map((c) => `${l.rel}/${c}`));
+    const mounts: Mounts = {
+      root: join(copy.dir, 'repo'),
+      layers: opts.layers,
+      outDir: join(copy.dir, 'out'),
+      uid: copy.uid,
+      ...(scratch.length ? { scratch } : {}),
+    };
+    return new Workspace(copy.dir, opts.runtime, mounts, layerPaths);
+  }
+
+  /** A copy of an image's tree with `prepare` run on it and a commit of its own. */
+  private static prepared(recipe: ImageRecipe, image: string, baseDir: string, chown: boolean): Promise<Copy> {
+    return newWorkspaceDir(baseDir, chown, (dir) => buildTree(recipe, join(dir, 'repo'), join(dir, 'trusted'), join(image, 'repo')));
+  }
+
+  /**
+   * Runs later commands in one sandbox kept for this workspace where the
+   * runtime has one (an agent's episode): the sandbox starts once, not per
+   * command. Requests it cannot run as exec would still get a sandbox each.
+   */
+  keepSandbox(): void {
+    this.kept ??= this.runtime.session?.(this.mounts);
   }
 
   exec(req: ExecRequest): Promise<ExecResult> {
     if (this.disposed) throw new Error('workspace already disposed');
+    if (this.kept && suitsSession(req)) return this.kept.exec(req);
     return this.runtime.exec(this.mounts, req);
+  }
+
+  /** Ends the kept sandbox, if any, so nothing runs in the tree any more. */
+  async release(): Promise<void> {
+    const kept = this.kept;
+    this.kept = undefined;
+    await kept?.close();
   }
 
   /**
@@ -132,6 +123,7 @@ export class Workspace {
    * the host will not read throws ChangeRefused, the agent's own failure.
    */
   async diff(): Promise<string> {
+    await this.release();
     scanTree(this.root, this.layerPaths);
     const bounded = { ...this.trusted, timeoutMs: DIFF_TIMEOUT_MS };
     try {
@@ -147,6 +139,11 @@ export class Workspace {
     }
   }
 
+  /** A digest of the work tree's content (digest.ts), null when it cannot be read within bounds. */
+  digest(): string | null {
+    return treeDigest(this.root, [...this.layerPaths, ...RUNNER_OUTPUT]);
+  }
+
   /** Back to the workspace's commit: changes undone, new files removed. */
   async reset(): Promise<void> {
     await git(['reset', '-q', '--hard', 'HEAD'], this.trusted);
@@ -156,8 +153,8 @@ export class Workspace {
     rmSync(this.mounts.outDir, { recursive: true, force: true });
     mkdirSync(this.mounts.outDir);
     if (process.getuid?.() === 0 && this.runtime.isolated) {
-      const id = `${this.mounts.uid}:${this.mounts.uid}`;
-      await run('chown', ['-R', id, this.root, this.mounts.outDir]);
+      chownTree(this.root, this.mounts.uid);
+      chownTree(this.mounts.outDir, this.mounts.uid);
     }
   }
 
@@ -173,10 +170,10 @@ export class Workspace {
     writeFileSync(path, content);
   }
 
+  /** Removes the workspace, in the background: nothing waits for it. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    rmSync(this.dir, { recursive: true, force: true });
-    untrack(this.dir);
+    removeLater(this.dir, this.release());
   }
 }

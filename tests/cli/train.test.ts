@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { defaultWorkers } from '../../src/util/machine.js';
 import { trainConfig } from '../../src/cli/train.js';
 import { main } from '../../src/cli/main.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
@@ -15,8 +16,12 @@ import { runState } from '../helpers/run-state.js';
 
 describe('frognano train options', () => {
   it('defaults to the frontier curriculum on the JavaScript starters with one held out', () => {
-    const cfg = trainConfig({});
-    assert.deepEqual(cfg, TRAIN_DEFAULTS);
+    const said: string[] = [];
+    const cfg = trainConfig({}, (l) => said.push(l));
+    assert.deepEqual({ ...cfg, workers: TRAIN_DEFAULTS.workers }, TRAIN_DEFAULTS);
+    // Workers come from the machine, and the run says how many.
+    assert.equal(cfg.workers, defaultWorkers());
+    assert.match(said.join('\n'), new RegExp(`^workers: ${cfg.workers} \\(from \\d+ cores?, [\\d.]+ GiB memory; --workers to change\\)$`, 'm'));
     assert.equal(cfg.curriculum, 'frontier');
     assert.ok(cfg.heldOut.every((e) => !cfg.envs.includes(e)));
   });

@@ -7,8 +7,7 @@ import { decisionsOf, type EmbeddedTurn } from '../../src/policy/decisions.js';
 import type { Rollout } from '../../src/rl/contract.js';
 import { AGENT_TIMEOUT_FLOOR_MS, agentCommandTimeoutMs, rollout, type RolloutContext } from '../../src/rl/rollout.js';
 import type { Task } from '../../src/task/task.js';
-import { TestRunCache } from '../../src/rl/test-cache.js';
-import type { VerifierReport } from '../../src/verifier/verify.js';
+import { ResultReuse } from '../../src/grading/reuse.js';
 import { keepingTurns, policyFavouring } from '../helpers/policy.js';
 import { toyTask, type ToyTask } from '../helpers/task.js';
 
@@ -110,20 +109,20 @@ describe('rollout of the embedded policy (JavaScript)', () => {
 
   it('the test-run and verdict caches hit on a second rollout of the task and change nothing', async () => {
     const policy = await policyFavouring(t.file, t.broken, t.right);
-    const testRuns = new TestRunCache();
-    const verdicts = new Map<string, VerifierReport>();
-    const first = await rollout(t.task, new EmbeddedAgent(policy, { seed: 5 }), ctxOf(t, { testRuns, verdicts }), 0);
+    const reuse = new ResultReuse();
+    const first = await rollout(t.task, new EmbeddedAgent(policy, { seed: 5 }), ctxOf(t, { reuse }), 0);
     assert.equal(first.reward, 1, first.reason);
     assert.equal(first.cached, false);
-    assert.equal(testRuns.hits, 0);
-    assert.equal(testRuns.misses, 2, 'the failing run and the run after the repair');
-    assert.equal(verdicts.size, 1);
+    assert.equal(reuse.counts['agent-test'].hits, 0);
+    assert.equal(reuse.counts['agent-test'].misses, 2, 'the failing run and the run after the repair');
+    assert.deepEqual(reuse.counts.verdict, { hits: 0, misses: 1 });
 
-    const second = await rollout(t.task, new EmbeddedAgent(policy, { seed: 6 }), ctxOf(t, { testRuns, verdicts }), 0);
+    const second = await rollout(t.task, new EmbeddedAgent(policy, { seed: 6 }), ctxOf(t, { reuse }), 0);
     assert.equal(second.reward, first.reward);
     assert.equal(second.cached, true, 'the verifier is not run again for the same patch');
-    assert.equal(testRuns.hits, 2);
-    assert.equal(testRuns.misses, 2);
+    assert.equal(reuse.counts['agent-test'].hits, 2);
+    assert.equal(reuse.counts['agent-test'].misses, 2);
+    assert.deepEqual(reuse.counts.verdict, { hits: 1, misses: 1 });
     assert.equal(decisionsOf(second.trajectory).length, decisionsOf(first.trajectory).length);
   });
 });

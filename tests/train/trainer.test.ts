@@ -10,12 +10,11 @@ import { Store } from '../../src/store/store.js';
 import { readTasks } from '../../src/task/io.js';
 import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
 import { STATE_SCHEMA, loadState, type RunState } from '../../src/train/state.js';
-import { TestRunCache } from '../../src/rl/test-cache.js';
+import { ResultReuse } from '../../src/grading/reuse.js';
 import type { AdvantageEstimator, Learner, Policy, ScoredGroup, UpdateResult } from '../../src/rl/contract.js';
 import type { Model } from '../../src/model/types.js';
 import type { UserError } from '../../src/util/errors.js';
 import { train, type StepMetrics, type TrainDeps, type TrainEvent } from '../../src/train/trainer.js';
-import type { VerifierReport } from '../../src/verifier/verify.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
 import { tempDir } from '../helpers/workspace.js';
 
@@ -27,8 +26,7 @@ const envs = tinyTrainEnvs();
 const root = tempDir('fn-train-');
 const dataDir = join(root, 'data');
 const bankDir = join(root, 'bank');
-const verdicts = new Map<string, VerifierReport>();
-const testRuns = new TestRunCache();
+const reuse = new ResultReuse();
 
 const CFG: TrainConfig = {
   ...TRAIN_DEFAULTS,
@@ -60,8 +58,7 @@ function deps(run: string, events: TrainEvent[], extra: Partial<Deps> = {}): Dep
     runDir: join(root, 'runs', run),
     bankDir,
     runName: run,
-    verdicts,
-    testRuns,
+    reuse,
     learner: new EmbeddedLearner(CFG),
     onEvent: (e) => events.push(e),
     ...extra,

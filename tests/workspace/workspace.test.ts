@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { Workspace } from '../../src/workspace/workspace.js';
-import { sweepOrphans } from '../../src/workspace/cleanup.js';
+import { removalsSettled, sweepOrphans } from '../../src/workspace/cleanup.js';
 import { git } from '../../src/util/git.js';
 import { makeSnapshot, makeWorkspace, tempDir, waitFor } from '../helpers/workspace.js';
 
@@ -95,15 +95,18 @@ describe('workspaces', () => {
   it('are removed on dispose', async () => {
     const base = tempDir();
     const ws = await makeWorkspace(runtime, files, base);
-    assert.equal(readdirSync(base).length, 1);
+    assert.ok(existsSync(ws.dir));
     ws.dispose();
-    assert.deepEqual(readdirSync(base), []);
+    await removalsSettled(); // removal happens in the background
+    assert.equal(existsSync(ws.dir), false);
+    // What stays is this process's image of the state and its ready copies, removed at exit.
+    assert.ok(readdirSync(base).every((n) => n.startsWith(`ws-${process.pid}-`)));
   });
 
   it('are removed when the process is interrupted (Ctrl-C)', async () => {
     const base = tempDir();
     const child = await workspaceHolder(base);
-    assert.equal(readdirSync(base).length, 1);
+    assert.ok(readdirSync(base).length >= 1);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     assert.equal(code, 130);
@@ -115,8 +118,9 @@ describe('workspaces', () => {
     const child = await workspaceHolder(base);
     child.kill('SIGKILL'); // no handler runs
     await new Promise((resolve) => child.on('exit', resolve));
-    assert.equal(readdirSync(base).length, 1, 'the crash left its workspace');
-    assert.equal(sweepOrphans(base), 1);
+    const left = readdirSync(base).length;
+    assert.ok(left >= 1, 'the crash left its workspace');
+    assert.equal(sweepOrphans(base), left, 'its workspace, image and ready copies');
     assert.ok(await waitFor(() => readdirSync(base).length === 0));
   });
 });
