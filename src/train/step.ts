@@ -54,7 +54,7 @@ export class Step<D> {
   /** Supply: under the frontier curriculum, training waits for synthesis only when the pool has nothing to train on. */
   async supplyTasks(): Promise<void> {
     const t0 = performance.now();
-    if (this.run.cfg.curriculum === 'frontier' && this.run.pool.counts().active < 1) await this.stocker.stock(this.n, this.random);
+    if (this.run.cfg.curriculum === 'frontier' && this.run.pool.counts().active < 1) await this.stocker.stock(this.n, this.random, this.run.cfg.workers);
     this.ms.synthesis = performance.now() - t0;
   }
 

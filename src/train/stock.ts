@@ -134,9 +134,10 @@ export class Stocker<D> {
 
   /**
    * Frontier: at least one active task whatever it takes (bounded: an untrained policy fails most tasks); beyond that,
-   * a few fresh tasks per step toward poolTarget, so probing never crowds out training.
+   * a few fresh tasks per step toward poolTarget, so probing never crowds out training. `workers`: validations in
+   * parallel (1 while a batch rolls out beside it; synthesis gives the same tasks whatever the number).
    */
-  async stock(step: number, random: () => number): Promise<void> {
+  async stock(step: number, random: () => number, workers = 1): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
     // A try is a pair of tasks probed with rollouts; screened-out tasks cost no rollouts, so draws bounds them instead.
     let tries = 0,
@@ -155,7 +156,7 @@ export class Stocker<D> {
       const knobs = this.d.controller.propose(env, random, supply.families(env));
       this.d.phase(step, `synthesizing ${env} at ${knobKey(knobs)}`);
       const before = { ...supply.yield };
-      const fresh = await supply.take(env, knobs, 2, used);
+      const fresh = await supply.take(env, knobs, 2, used, workers);
       this.yield.candidates += supply.yield.candidates - before.candidates;
       this.yield.valid += supply.yield.valid - before.valid;
       for (const t of fresh) used.add(t.id);

@@ -99,7 +99,9 @@ export class Workspace {
    * command. Requests it cannot run as exec would still get a sandbox each.
    */
   keepSandbox(): void {
-    this.kept ??= this.runtime.session?.(this.mounts);
+    if (this.kept) return;
+    this.kept = this.runtime.session?.(this.mounts);
+    this.kept?.warm?.(); // started while the agent's first turns are computed
   }
 
   exec(req: ExecRequest): Promise<ExecResult> {
