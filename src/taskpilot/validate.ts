@@ -3,8 +3,8 @@
 // - Reference: the environment's suite on clean code, run `referenceRuns`
 //   times (default 3) once per environment; only tests that pass every time
 //   can be labels. The reference fix restores the snapshot byte for byte
-//   (checked per task), so these are runs of the fix too; each task also runs
-//   its fix once more in its own workspace.
+//   (checked per task by content digest), so these are runs of the fix too:
+//   the fix's run reuses the first one's result (grading/reuse.ts).
 // - Candidate: the suite with the bug, `candidateRuns` times (default 2).
 //   FAIL_TO_PASS: passes on the reference, fails or vanishes under the bug,
 //   every time. PASS_TO_PASS: passes in both, every time. Tests that disagree
