@@ -56,7 +56,8 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   const k = intFlag(f.k, '--k', 1, 1);
   const attempts = intFlag(f.n, '--n', k, 1);
   if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
-  const workers = workersFlag(f.workers, ctx.err);
+  let workersLine = '';
+  const workers = workersFlag(f.workers, (line) => (workersLine = line)); // said once the inputs are read
   const seed = intFlag(f.seed, '--seed', 0, 0);
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const source = resolve(stringFlag(f, 'tasks') ?? join(dir, 'tasks'));
@@ -95,6 +96,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       }
       built.set(t.id, await envs.get(key)!);
     }
+    ctx.err(workersLine);
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
     const results = await runEval({
