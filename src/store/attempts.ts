@@ -61,18 +61,8 @@ export interface RunRow {
   rollouts: number;
 }
 
-interface DbRun {
-  name: string;
-  config_json: string;
-  started_at: string;
-  updated_at: string;
-  pid: number | null;
-  host: string | null;
-  status: string;
-  stop: string | null;
-  step: number;
-  rollouts: number;
-}
+/** The stored row: RunRow's fields, with the config as JSON and snake_case times. */
+type DbRun = Omit<RunRow, 'config' | 'startedAt' | 'updatedAt'> & { config_json: string; started_at: string; updated_at: string };
 
 /** Every run's row, as runStarted and runProgress wrote it. */
 export function runRows(store: Store): RunRow[] {
