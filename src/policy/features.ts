@@ -89,8 +89,16 @@ export function priorWeights(): Float64Array {
   return w;
 }
 
+const slots = new Map<string, number>();
+
+/** Memoized: a decision hashes three keys per candidate, and candidates recur across decisions and rollouts. */
 function hashSlot(key: string): number {
-  return HASH_BASE + (createHash('md5').update(key).digest().readUInt32LE(0) % HASH_SLOTS);
+  let slot = slots.get(key);
+  if (slot === undefined) {
+    if (slots.size >= 100_000) slots.clear();
+    slots.set(key, (slot = HASH_BASE + (createHash('md5').update(key).digest().readUInt32LE(0) % HASH_SLOTS)));
+  }
+  return slot;
 }
 
 const FN_RE =
@@ -190,12 +198,38 @@ function coverage(r: Repair, fnOf: string[], ctx: FeatureContext): { cov1: numbe
   return { cov1: cov1 / n, cov3: cov3 / n, innermost: innermost / n, fnOnStack: fnOnStack / n };
 }
 
+/** What a candidate's features read from its own file, the same in every context (candidates are cached per file text). */
+interface Own {
+  text: string;
+  fn: string;
+  fnWords: Set<string>;
+  lineWords: Set<string>;
+  shape: string;
+  /** Hashed edit-kind slots by the failures' error type. */
+  slots: Map<string, number[]>;
+}
+const own = new WeakMap<Repair, Own>();
+
+function ownOf(r: Repair, text: string): Own {
+  const hit = own.get(r);
+  if (hit?.text === text) return hit;
+  const fn = enclosingNames(text)[r.line - 1] ?? '';
+  const o = {
+    text,
+    fn,
+    fnWords: fn ? words(fn) : new Set<string>(),
+    lineWords: words(linesOf(text)[r.line - 1] ?? ''),
+    shape: `${shapeOf(r.before)}\u2192${shapeOf(r.after)}`,
+    slots: new Map<string, number[]>(),
+  };
+  own.set(r, o);
+  return o;
+}
+
 export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse {
-  const lines = linesOf(text);
   const fnOf = enclosingNames(text);
-  const fn = fnOf[r.line - 1] ?? '';
-  const fnWords = fn ? words(fn) : new Set<string>();
-  const lineWords = words(lines[r.line - 1] ?? '');
+  const mine = ownOf(r, text);
+  const { fn, fnWords, lineWords } = mine;
   let inFrame = 0,
     near = 0,
     fileInFrames = 0,
@@ -245,11 +279,13 @@ export function featurize(r: Repair, text: string, ctx: FeatureContext): Sparse 
       val.push(v);
     }
   });
-  const shape = `${shapeOf(r.before)}\u2192${shapeOf(r.after)}`;
   const errorType = ctx.failures[0]?.errorType ?? 'none';
-  const keys = [`s:${r.operator}:${shape}`, `e:${r.operator}:${errorType}`, `se:${shape}:${errorType}`];
-  for (const key of keys) {
-    const slot = hashSlot(key);
+  let kinds = mine.slots.get(errorType);
+  if (!kinds) {
+    const keys = [`s:${r.operator}:${mine.shape}`, `e:${r.operator}:${errorType}`, `se:${mine.shape}:${errorType}`];
+    mine.slots.set(errorType, (kinds = keys.map(hashSlot)));
+  }
+  for (const slot of kinds) {
     const at = idx.indexOf(slot);
     if (at >= 0) val[at]! += 1;
     else {

@@ -12,21 +12,40 @@ export function tokens(code: string): string[] {
 /** Every source line's tokens, joined so that a token sequence is a substring search (never across lines). */
 export interface Corpus {
   joined: string;
+  /** Counts already searched, by token sequence: a policy asks the same ones for every decision of an episode. */
+  counts: Map<string, number>;
 }
 
+/** Corpora by the texts they were made of: the rollouts of a group read the same files (the counts are pure). */
+const corpora = new Map<string, Corpus>();
+const MAX_CORPORA = 64;
+
 export function corpusOf(texts: Iterable<string>): Corpus {
+  const all = [...texts];
+  const key = all.join('\0');
+  const hit = corpora.get(key);
+  if (hit) {
+    corpora.delete(key); // most recently used last
+    corpora.set(key, hit);
+    return hit;
+  }
   const lines: string[] = [];
-  for (const text of texts)
+  for (const text of all)
     for (const line of text.split('\n')) {
       const t = tokens(line);
       if (t.length) lines.push(t.join(' '));
     }
-  return { joined: `\n${lines.join('\n')}\n` };
+  const corpus = { joined: `\n${lines.join('\n')}\n`, counts: new Map<string, number>() };
+  if (corpora.size >= MAX_CORPORA) corpora.delete(corpora.keys().next().value!);
+  corpora.set(key, corpus);
+  return corpus;
 }
 
 function count(corpus: Corpus, seq: string[]): number {
   if (seq.length === 0) return 0;
   const needle = seq.join(' ');
+  const known = corpus.counts.get(needle);
+  if (known !== undefined) return known;
   let n = 0;
   // Token boundaries: a space or line break on both sides.
   for (let i = corpus.joined.indexOf(needle); i !== -1; i = corpus.joined.indexOf(needle, i + 1)) {
@@ -34,6 +53,7 @@ function count(corpus: Corpus, seq: string[]): number {
       after = corpus.joined[i + needle.length];
     if ((before === ' ' || before === '\n') && (after === ' ' || after === '\n')) n++;
   }
+  corpus.counts.set(needle, n);
   return n;
 }
 
