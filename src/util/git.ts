@@ -52,8 +52,22 @@ const GIT_ENV = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
-// Work trees are owned by sandbox uids; their config must never run programs.
-const SAFE = ['-c', 'safe.directory=*', '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false'];
+// Work trees are owned by sandbox uids; their config must never run programs. No automatic maintenance: every commit
+// would otherwise start `git maintenance run --auto` (a process each) on repositories that live for seconds.
+const SAFE = [
+  '-c',
+  'safe.directory=*',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'maintenance.auto=false',
+  '-c',
+  'gc.auto=0',
+];
 
 /**
  * Several git calls in one shell, stopping at the first that fails: one
