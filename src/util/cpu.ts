@@ -27,15 +27,23 @@ export function addSandboxCpu(seconds: number): void {
   if (Number.isFinite(seconds) && seconds > 0) sandboxSeconds += seconds;
 }
 
+let helperSeconds = 0;
+
+/** The process helper's CPU with its reaped children's (util/spawner.ts), as it last reported it. */
+export function setHelperCpu(seconds: number): void {
+  if (Number.isFinite(seconds) && seconds > helperSeconds) helperSeconds = seconds;
+}
+
 /** CPU seconds of sandboxed commands recorded so far in this process. */
 export function sandboxCpuSeconds(): number {
   return sandboxSeconds;
 }
 
 /**
- * CPU seconds used by this process, its reaped children, and the commands
- * run in sandboxes (whose time the kernel does not pass up through a PID
- * namespace), from /proc/self/stat and the sandbox meter.
+ * CPU seconds used by this process, its reaped children (and the process
+ * helper's, util/spawner.ts), and the commands run in sandboxes (whose time
+ * the kernel does not pass up through a PID namespace), from /proc/self/stat
+ * and the sandbox meter.
  */
 export function cpuSeconds(): number {
   try {
@@ -43,9 +51,9 @@ export function cpuSeconds(): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime, cutime, cstime are fields 14-17 (1-based), i.e. 11-14 here.
     const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-    return ticks / 100 + sandboxSeconds;
+    return ticks / 100 + sandboxSeconds + helperSeconds;
   } catch {
     const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6 + sandboxSeconds;
+    return (u.user + u.system) / 1e6 + sandboxSeconds + helperSeconds;
   }
 }

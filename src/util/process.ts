@@ -1,11 +1,13 @@
 // Runs one process with a wall-clock timeout that kills its whole process
-// group and an output cap that kills it once exceeded. Its output goes to
+// group and an output cap that kills it once exceeded. It is started by the
+// process helper (spawner.ts) where there is one. Its output goes to
 // files in a private temporary directory and only the capped head is read
 // back, so a command printing gigabytes never grows the host's memory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawner, type HelperEvents } from './spawner.js';
 
 export interface ProcessRequest {
   argv: string[];
@@ -98,27 +100,43 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       });
     };
 
-    let child: ChildProcess;
-    try {
-      child = spawn(req.argv[0]!, req.argv.slice(1), {
-        cwd: req.cwd,
-        env: req.env,
-        detached: true, // its own process group, so a kill reaches every descendant
-        stdio: ['pipe', outFd, errFd],
-      });
-    } catch (err) {
-      spawnError = err instanceof Error ? err.message : String(err);
-      finish(null, null);
-      return;
-    }
-
+    let pid: number | undefined;
+    let killWanted = false;
     const killGroup = () => {
+      killWanted = true;
       try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        if (pid) process.kill(-pid, 'SIGKILL');
       } catch {
         /* already gone */
       }
     };
+    const events = {
+      started: (p: number) => {
+        pid = p;
+        if (killWanted) killGroup();
+      },
+      failed: (message: string) => {
+        spawnError = message;
+      },
+      closed: (code: number | null, signal: string | null) => {
+        // Reap stragglers left in the background.
+        killGroup();
+        finish(code, signal);
+      },
+    };
+    const viaHelper = spawner.start(
+      {
+        argv: req.argv,
+        cwd: req.cwd,
+        env: req.env,
+        out: join(dir, 'stdout'),
+        err: join(dir, 'stderr'),
+        ...(req.stdin !== undefined ? { stdin: req.stdin } : {}),
+      },
+      events,
+    );
+    if (!viaHelper && !spawnHere(req, outFd, errFd, events)) return;
+
     timers.push(
       setInterval(() => {
         if (!outputLimited && sizeOf(outFd) + sizeOf(errFd) > req.maxOutputBytes) {
@@ -127,30 +145,41 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         }
       }, CAP_POLL_MS),
     );
-    const stdin = child.stdin!;
-    stdin.on('error', () => {});
-    if (req.stdin !== undefined) stdin.end(req.stdin);
-    else stdin.end();
-
     timers.push(
       setTimeout(() => {
         timedOut = true;
         killGroup();
       }, req.timeoutMs),
     );
-
-    // A descendant that escaped the group may hold stdin open after the
-    // process exits: stop waiting for it shortly after the exit.
-    child.on('exit', () => {
-      setTimeout(() => stdin.destroy(), 2000).unref();
-    });
-    child.on('error', (err) => {
-      spawnError = err.message;
-    });
-    child.on('close', (code, signal) => {
-      // Reap stragglers left in the background.
-      killGroup();
-      finish(code, signal);
-    });
   });
+}
+
+/** Starts the process from this one (no helper); false when it could not start (`events` told so and closed). */
+function spawnHere(req: ProcessRequest, outFd: number, errFd: number, events: HelperEvents): boolean {
+  let child: ChildProcess;
+  try {
+    child = spawn(req.argv[0]!, req.argv.slice(1), {
+      cwd: req.cwd,
+      env: req.env,
+      detached: true, // its own process group, so a kill reaches every descendant
+      stdio: ['pipe', outFd, errFd],
+    });
+  } catch (err) {
+    events.failed(err instanceof Error ? err.message : String(err));
+    events.closed(null, null);
+    return false;
+  }
+  if (child.pid) events.started(child.pid);
+  const stdin = child.stdin!;
+  stdin.on('error', () => {});
+  if (req.stdin !== undefined) stdin.end(req.stdin);
+  else stdin.end();
+  // A descendant that escaped the group may hold stdin open after the
+  // process exits: stop waiting for it shortly after the exit.
+  child.on('exit', () => {
+    setTimeout(() => stdin.destroy(), 2000).unref();
+  });
+  child.on('error', (err) => events.failed(err.message));
+  child.on('close', (code, signal) => events.closed(code, signal));
+  return true;
 }
