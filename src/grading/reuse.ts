@@ -25,6 +25,7 @@ export interface ReuseCounts {
  */
 export class ReuseKind<T> {
   private readonly tables = new WeakMap<ResultReuse, Map<string, T>>();
+  private readonly inFlight = new WeakMap<ResultReuse, Map<string, Promise<T | undefined>>>();
 
   constructor(readonly name: ReuseKindName) {}
 
@@ -40,6 +41,46 @@ export class ReuseKind<T> {
     const value = this.tables.get(store)?.get(key);
     store.touch(this.name, key, value !== undefined);
     return value;
+  }
+
+  /**
+   * The result under `key`, or `compute`'s, kept when `keep` gives its size
+   * (null: not worth keeping, e.g. a timeout). A result being computed for the
+   * same key is waited for, not computed twice: the rollouts of a group start
+   * together on the same content. `usable` can refuse a found result.
+   */
+  async through(
+    store: ResultReuse,
+    key: string,
+    compute: () => Promise<T>,
+    opts: { keep: (v: T) => number | null; usable?: (v: T) => boolean },
+  ): Promise<{ value: T; reused: boolean }> {
+    const ok = (v: T | undefined): v is T => v !== undefined && (opts.usable?.(v) ?? true);
+    const known = this.tables.get(store)?.get(key);
+    const running = known === undefined ? this.inFlight.get(store)?.get(key) : undefined;
+    const found = known ?? (running ? await running.catch(() => undefined) : undefined);
+    if (ok(found)) {
+      store.touch(this.name, key, true);
+      return { value: found, reused: true };
+    }
+    store.touch(this.name, key, false);
+    let flights = this.inFlight.get(store);
+    if (!flights) this.inFlight.set(store, (flights = new Map()));
+    const mine = compute().then((value) => {
+      const bytes = opts.keep(value);
+      if (bytes !== null) this.set(store, key, value, bytes);
+      return { value, kept: bytes !== null };
+    });
+    const shared = mine.then(
+      (r) => (r.kept ? r.value : undefined),
+      () => undefined,
+    );
+    if (!flights.has(key)) {
+      flights.set(key, shared);
+      const f = flights;
+      void shared.then(() => f.get(key) === shared && f.delete(key));
+    }
+    return { value: (await mine).value, reused: false };
   }
 
   /** Remembers a result in `store`; `bytes` estimates its size. */

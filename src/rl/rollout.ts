@@ -154,15 +154,16 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   const v0 = performance.now();
   const accepted = typeof change === 'string' ? acceptChanges(change, task.env.spec.testPaths, task.hiddenFiles).patch : `refused:${change.refused.code}`;
   const key = ctx.reuse && VERDICTS.key([gradedContent(task), accepted]);
-  let report = key ? VERDICTS.get(ctx.reuse!, key) : undefined;
-  const cached = Boolean(report);
-  if (!report) {
-    try {
-      report = await verify(task, change, ctx);
-    } catch (err) {
-      return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: errorMessage(err) });
-    }
-    if (key && report.reward !== null && !report.infraFailure) VERDICTS.set(ctx.reuse!, key, report, 2048 + JSON.stringify(report).length);
+  let report: VerifierReport;
+  let cached = false;
+  try {
+    const grade = () => verify(task, change, ctx);
+    if (key) {
+      const keep = (r: VerifierReport) => (r.reward !== null && !r.infraFailure ? 2048 + JSON.stringify(r).length : null);
+      ({ value: report, reused: cached } = await VERDICTS.through(ctx.reuse!, key, grade, { keep }));
+    } else report = await grade();
+  } catch (err) {
+    return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: errorMessage(err) });
   }
   ctx.keep?.({ trajectory: harness, change, report });
   return {

@@ -29,11 +29,10 @@ export class TestRunCache {
         const digest = ws.digest();
         if (!digest) return bash.run(args, ctx); // a tree the host will not read in full is not reused
         const key = AGENT_TESTS.key([ws.runtime.name, testCommand, JSON.stringify(env), JSON.stringify(ws.mounts.layers), digest]);
-        const hit = AGENT_TESTS.get(this.reuse, key);
-        if (hit) return hit;
-        const res = await bash.run(args, ctx);
-        if (!res.isError && !/^Command (timed out|killed)/.test(res.output)) AGENT_TESTS.set(this.reuse, key, res, 256 + 2 * res.output.length);
-        return res;
+        const { value } = await AGENT_TESTS.through(this.reuse, key, () => bash.run(args, ctx), {
+          keep: (res) => (!res.isError && !/^Command (timed out|killed)/.test(res.output) ? 256 + 2 * res.output.length : null),
+        });
+        return value;
       },
     };
   }

@@ -16,6 +16,48 @@ describe('results reused by content', () => {
     assert.deepEqual(store.counts.verdict, { hits: 0, misses: 0 });
   });
 
+  it('waits for a result being computed for the same key instead of computing it again', async () => {
+    const store = new ResultReuse();
+    const key = RUNS.key(['same content']);
+    let computed = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const compute = async () => {
+      computed++;
+      await gate;
+      return { passed: 5 };
+    };
+    const first = RUNS.through(store, key, compute, { keep: () => 10 });
+    const second = RUNS.through(store, key, compute, { keep: () => 10 });
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    assert.equal(computed, 1);
+    assert.deepEqual([a.reused, b.reused], [false, true]);
+    assert.deepEqual(b.value, { passed: 5 });
+    assert.deepEqual(store.counts.suite, { hits: 1, misses: 1 });
+    assert.equal((await RUNS.through(store, key, compute, { keep: () => 10 })).reused, true, 'then kept');
+  });
+
+  it('a waiter computes its own when the awaited result is not kept or fails', async () => {
+    const store = new ResultReuse();
+    for (const outcome of ['timeout', 'throws'] as const) {
+      const key = RUNS.key([outcome]);
+      let calls = 0;
+      const compute = async () => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 10));
+        if (calls === 1 && outcome === 'throws') throw new Error('infrastructure');
+        return { passed: calls === 1 ? -1 : 7 };
+      };
+      const keep = (v: { passed: number }) => (v.passed >= 0 ? 10 : null);
+      const first = RUNS.through(store, key, compute, { keep }).catch((err: unknown) => err);
+      const second = await RUNS.through(store, key, compute, { keep });
+      await first;
+      assert.equal(calls, 2, outcome);
+      assert.deepEqual(second, { value: { passed: 7 }, reused: false });
+    }
+  });
+
   it('keys by kind, verifier version and every part', () => {
     assert.notEqual(RUNS.key(['a', 'b']), RUNS.key(['a', 'c']));
     assert.notEqual(RUNS.key(['ab']), RUNS.key(['a', 'b']), 'parts are separated');
