@@ -11,7 +11,7 @@ import { TASK_SCHEMA } from '../task/task.js';
 import { chooseHeldBack } from '../grading/holdback.js';
 import { fileDiff } from '../util/diff.js';
 import { deriveSeed, rng } from '../util/rng.js';
-import { pool } from '../util/pool.js';
+import { pool, type Workers } from '../util/pool.js';
 import type { Candidate } from './candidate.js';
 import { combineCandidates } from './combine.js';
 import { instructionLeaks, llmInstruction, writeInstruction } from './instructions.js';
@@ -28,7 +28,8 @@ export interface SynthOptions {
   /** Candidates per environment and strategy. */
   n: number;
   strategies: Strategy[];
-  workers: number;
+  /** Validations in parallel; a function lets the number grow (training's restocking once its batch is done). */
+  workers: Workers;
   seed: number;
   hint: HintLevel;
   visibility: TestVisibility;

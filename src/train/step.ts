@@ -100,7 +100,11 @@ export class Step<D> {
     if (cfg.curriculum === 'frontier') {
       run.inFlight = this.batch.length * this.group; // restocking must leave room for them
       const t0 = performance.now();
-      this.alongside = this.stocker.stock(this.n, rng(deriveSeed(cfg.seed, 'stock', this.n))).then(() => void (this.ms.synthesis += performance.now() - t0));
+      // One validation at a time beside the batch's rollouts; every worker once they are done.
+      const workers = () => (run.inFlight > 0 ? 1 : cfg.workers);
+      this.alongside = this.stocker
+        .stock(this.n, rng(deriveSeed(cfg.seed, 'stock', this.n)), workers)
+        .then(() => void (this.ms.synthesis += performance.now() - t0));
     }
     const t1 = performance.now();
     // A replayed retired task starts as a check of the probe's size (regression.ts).

@@ -6,7 +6,7 @@ import { knobKey, LADDER, type Knobs } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
 import { Probe, type ProbeVerdict } from '../curriculum/probe.js';
 import type { Task } from '../task/task.js';
-import { pool as inParallel } from '../util/pool.js';
+import { pool as inParallel, type Workers } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
 import type { Group, Rollout } from '../rl/contract.js';
@@ -135,9 +135,10 @@ export class Stocker<D> {
   /**
    * Frontier: at least one active task whatever it takes (bounded: an untrained policy fails most tasks); beyond that,
    * a few fresh tasks per step toward poolTarget, so probing never crowds out training. `workers`: validations in
-   * parallel (1 while a batch rolls out beside it; synthesis gives the same tasks whatever the number).
+   * parallel (1 while a batch rolls out beside it, all once it is done; synthesis gives the same tasks whatever the
+   * number).
    */
-  async stock(step: number, random: () => number, workers = 1): Promise<void> {
+  async stock(step: number, random: () => number, workers: Workers = 1): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
     // A try is a pair of tasks probed with rollouts; screened-out tasks cost no rollouts, so draws bounds them instead.
     let tries = 0,

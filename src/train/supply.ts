@@ -13,6 +13,7 @@ import { knobKey, OPERATOR_FAMILIES, type Knobs, type OperatorFamily } from '../
 import { isOneOf } from '../util/guards.js';
 import { familiesFor } from '../taskpilot/procedural/index.js';
 import type { SyntaxLanguage } from '../util/syntax.js';
+import type { Workers } from '../util/pool.js';
 
 export interface SupplyOptions {
   bankDir: string;
@@ -100,7 +101,7 @@ export class TaskSupply {
    * Up to `want` tasks not in `used`, synthesizing once when the bank is
    * short. `workers`: validations in parallel (1 while rollouts run beside it).
    */
-  async take(env: string, knobs: Knobs, want: number, used: Set<string>, workers = 1): Promise<Task[]> {
+  async take(env: string, knobs: Knobs, want: number, used: Set<string>, workers: Workers = 1): Promise<Task[]> {
     const key = knobKey(knobs);
     let have = this.unused(env, key, used);
     if (have.length < want) {
