@@ -5,8 +5,9 @@
 // runs each command as the workspace's uid, which can neither signal nor read
 // the supervisor. It is plain JavaScript run by `node -e` inside the sandbox,
 // which sees no FrogNano files; it is kept as a string for that reason.
-export const SUPERVISOR_SOURCE = String.raw`
-'use strict';
+import { PROGRAM_PRELUDE } from '../util/program-source.js';
+
+export const SUPERVISOR_SOURCE = `${PROGRAM_PRELUDE}${String.raw`
 const { spawn } = require('node:child_process');
 const { readdirSync, readFileSync } = require('node:fs');
 const me = process.pid;
@@ -44,8 +45,7 @@ async function sweep() {
 }
 
 function childTicks() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const f = ownStat();
   return Number(f[13]) + Number(f[14]);
 }
 
@@ -128,20 +128,11 @@ function run(req) {
 }
 
 let queue = Promise.resolve();
-let buffered = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => {
-  buffered += d;
-  let nl;
-  while ((nl = buffered.indexOf('\n')) >= 0) {
-    const line = buffered.slice(0, nl);
-    buffered = buffered.slice(nl + 1);
-    const req = JSON.parse(line);
-    queue = queue.then(() => run(req)).then((res) => {
-      process.stdout.write(JSON.stringify({ id: req.id, ...res }) + '\n');
-    });
-  }
+onStdinLines((line) => {
+  const req = JSON.parse(line);
+  queue = queue.then(() => run(req)).then((res) => {
+    process.stdout.write(JSON.stringify({ id: req.id, ...res }) + '\n');
+  });
 });
-process.stdin.on('end', () => process.exit(0));
 process.stdout.write(JSON.stringify({ ready: true }) + '\n');
-`;
+`}`;

@@ -11,17 +11,16 @@ import { Socket } from 'node:net';
 import { setHelperCpu } from './cpu.js';
 import { errorMessage } from './errors.js';
 import { isRecord } from './guards.js';
+import { PROGRAM_PRELUDE } from './program-source.js';
 
-const HELPER_SOURCE = String.raw`
-'use strict';
+const HELPER_SOURCE = `${PROGRAM_PRELUDE}${String.raw`
 const { spawn } = require('node:child_process');
-const { openSync, closeSync, readFileSync } = require('node:fs');
+const { openSync, closeSync } = require('node:fs');
 const say = (m) => process.stdout.write(JSON.stringify(m) + '\n');
 // The helper's CPU ticks with its reaped children's (utime, stime, cutime, cstime): the host counts them as its own.
 function ticks() {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const f = ownStat();
     return [11, 12, 13, 14].reduce((sum, i) => sum + Number(f[i]), 0);
   } catch {
     return null;
@@ -52,19 +51,8 @@ function start(req) {
   child.on('close', (code, signal) => say({ id: req.id, exit: code, signal, ticks: ticks() }));
 }
 
-let buffered = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => {
-  buffered += d;
-  let nl;
-  while ((nl = buffered.indexOf('\n')) >= 0) {
-    const line = buffered.slice(0, nl);
-    buffered = buffered.slice(nl + 1);
-    start(JSON.parse(line));
-  }
-});
-process.stdin.on('end', () => process.exit(0));
-`;
+onStdinLines((line) => start(JSON.parse(line)));
+`}`;
 
 export interface HelperRequest {
   argv: string[];
