@@ -7,7 +7,7 @@ import { buildEnvironment } from '../env/build.js';
 import { findEnvironment } from '../env/registry.js';
 import { renderReport } from '../eval/render.js';
 import { buildReport } from '../eval/report.js';
-import { runEval } from '../eval/run.js';
+import { runEval, type EvalRunOptions } from '../eval/run.js';
 import { loadEvalTasks } from '../eval/tasks.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
@@ -19,7 +19,11 @@ import { Progress } from '../util/progress.js';
 import type { CliContext } from './context.js';
 import { intFlag, stringFlag, workersFlag } from './flags.js';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
-import { modelFactory, MODELS_HELP } from './models.js';
+import { modelFactory, modelFlags, MODELS_HELP } from './models.js';
+import { openQueue, queueFlag } from './worker.js';
+import type { JobQueue } from '../queue/client.js';
+import type { ActorSpec } from '../queue/jobs.js';
+import { randomUUID } from 'node:crypto';
 
 export const EVAL_HELP = `Usage: frognano eval --tasks <dir|file.jsonl> --model M [options]
 
@@ -41,6 +45,12 @@ if it fails again it is reported apart and left out of the pass rates.
   --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl
   --checkpoint FILE    an embedded policy checkpoint (with --model embedded)
   --max-steps N        model turns per attempt at most (default ${DEFAULT_AGENT_LIMITS.maxSteps}, as in training and solve)
+  --queue URL          attempts run by queue workers (frognano worker) on any machines:
+                       redis://HOST:PORT (docs/queue.md); --workers then defaults to their job
+                       slots. The embedded policy's weights travel with the jobs; a served
+                       model's flags do (each worker must reach --base-url and reads its own
+                       OPENAI_API_KEY); a GGUF --model-path or scripted:FILE.json must exist
+                       at the same path on every worker
 
 ${MODELS_HELP}`;
 
@@ -57,13 +67,14 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   const attempts = intFlag(f.n, '--n', k, 1);
   if (attempts < k) throw new UserError(`--n ${attempts} is less than --k ${k}`, 'pass@k needs at least k attempts per task');
   let workersLine = '';
-  const workers = workersFlag(f.workers, (line) => (workersLine = line)); // said once the inputs are read
+  let workers = workersFlag(f.workers, (line) => (workersLine = line)); // said once the inputs are read
   const seed = intFlag(f.seed, '--seed', 0, 0);
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const source = resolve(stringFlag(f, 'tasks') ?? join(dir, 'tasks'));
   const models = await modelFactory(f);
   const store = new Store(dir);
   const progress = new Progress(Boolean(f.json));
+  let queue: JobQueue | undefined;
   try {
     const image = stringFlag(f, 'image');
     const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', ...(image ? { image } : {}), warn: ctx.err });
@@ -96,6 +107,21 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       }
       built.set(t.id, await envs.get(key)!);
     }
+    const addr = queueFlag(f);
+    let remote: EvalRunOptions['remote'];
+    if (addr) {
+      if (trajectories) throw new UserError('--trajectories is not written for queued attempts yet', 'drop --trajectories, or run without --queue');
+      const opened = await openQueue(addr, `eval-${randomUUID().slice(0, 8)}`, ctx.err);
+      queue = opened.queue;
+      if (f.workers === undefined) {
+        workers = Math.max(1, opened.slots);
+        workersLine = `workers: ${workers} attempts in parallel (the queue's job slots; --workers to change)`;
+      }
+      const q = queue;
+      const actor: ActorSpec = models.snapshot ? await q.policy(models.snapshot) : { kind: 'flags', flags: modelFlags(f) };
+      const maxSteps = intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1);
+      remote = async (task, seed) => (await q.rollout(task, actor, seed, { version: 0, retrySeed: 'same', maxSteps })).rollout;
+    }
     ctx.err(workersLine);
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
@@ -109,6 +135,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       runtime,
       dataDir: dir,
       ...(trajectories ? { trajectoriesDir: resolve(trajectories) } : {}),
+      ...(remote ? { remote } : {}),
       maxSteps: intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1),
       onProgress: (p) => {
         const width = 30;
@@ -142,6 +169,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   } finally {
     progress.done();
     store.close();
+    await queue?.close();
     await models.close();
   }
 }

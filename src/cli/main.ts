@@ -15,6 +15,7 @@ import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
 import { SERVE_HELP, serveCommand } from './serve.js';
 import { GC_HELP, gcCommand } from './gc.js';
+import { QUEUE_HELP, queueCommand, WORKER_HELP, workerCommand } from './worker.js';
 import { CommandLineError, parseCommandLine, type ParsedArgs } from './options.js';
 
 const HELP = `frognano: train small coding agents with RL on tasks synthesized at the frontier of learnability
@@ -32,6 +33,8 @@ Commands:
   tinker-dev                a Tinker-compatible dev server with a tiny token model (frognano tinker-dev --help)
   serve                     a local web dashboard: runs, curves, the frontier, tasks, trajectories (frognano serve --help)
   gc                        what the store keeps per run; prune old runs and trajectories (frognano gc --help)
+  worker                    run rollouts, grading and validation from a Redis queue (frognano worker --help)
+  queue status              a queue's jobs, workers and throughput (frognano queue --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -52,6 +55,8 @@ const USAGE: Record<string, string> = {
   'tinker-dev': TINKER_DEV_HELP,
   serve: SERVE_HELP,
   gc: GC_HELP,
+  worker: WORKER_HELP,
+  queue: QUEUE_HELP,
 };
 
 /** A usage error as every command prints it: what was wrong, how to fix it, and the command's usage line. */
@@ -116,6 +121,10 @@ export async function main(argv: string[], io = { out: console.log, err: console
         return await serveCommand(ctx);
       case 'gc':
         return await gcCommand(ctx);
+      case 'worker':
+        return await workerCommand(ctx);
+      case 'queue':
+        return await queueCommand(ctx);
       default:
         io.err(`frognano: unknown command "${command}"\nRun frognano --help for usage.`);
         return 2;

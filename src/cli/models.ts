@@ -12,6 +12,8 @@ import { referenceFiles, oracleModel } from '../eval/oracle.js';
 import { ScriptedModel, type ScriptedReply } from '../model/scripted.js';
 import { createModel, type ModelFlags } from '../model/select.js';
 import type { Model } from '../model/types.js';
+import { EMBEDDED_KIND } from '../policy/learner.js';
+import type { PolicySnapshot } from '../rl/contract.js';
 import { EmbeddedAgent } from '../policy/agent.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Task } from '../task/task.js';
@@ -46,6 +48,18 @@ export interface ModelFactory {
   /** A fresh model for one episode. */
   forEpisode(ep: Episode): Promise<Model>;
   close(): Promise<void>;
+  /** The weights queue workers act with (the embedded policy); absent: workers make the model from the flags (modelFlags). */
+  snapshot?: PolicySnapshot;
+}
+
+/** The flags that make a model, as they travel to queue workers (an API key stays behind: each worker reads its own OPENAI_API_KEY). */
+export function modelFlags(flags: Record<string, string | boolean | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['model', 'base-url', 'model-timeout', 'extra-body', 'model-path'] as const) {
+    const v = flags[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
 }
 
 function scriptFile(path: string): ScriptedReply[] {
@@ -130,7 +144,13 @@ function embeddedFactory(checkpoint: string | undefined): ModelFactory {
     }
   }
   const name = checkpoint ? `embedded:${basename(checkpoint)}` : 'embedded:untrained';
-  return { name, scripted: false, forEpisode: async (ep) => new EmbeddedAgent(policy, { seed: ep.seed }), close: async () => {} };
+  return {
+    name,
+    scripted: false,
+    forEpisode: async (ep) => new EmbeddedAgent(policy, { seed: ep.seed }),
+    close: async () => {},
+    snapshot: { learner: EMBEDDED_KIND, version: 0, data: policy.toJSON() },
+  };
 }
 
 /** A shared server or GGUF model; each episode's turns carry the episode's seed. */

@@ -32,7 +32,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   },
   synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model', str),
   task: names('env format out tasks', str),
-  eval: { ...MODEL, ...names('env format k n out seed tasks trajectories workers max-steps', str) },
+  eval: { ...MODEL, ...names('env format k n out seed tasks trajectories workers max-steps queue', str) },
   solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool },
   train: {
     ...names(
@@ -43,11 +43,13 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
       'learner model tokenizer tinker-url tinker-api-key-env lora-rank loss max-tokens context temperature thinking sampler vllm-url vllm-model max-staleness init-weights',
       str,
     ),
-    ...names('port host keep-mb', str),
+    ...names('port host keep-mb queue', str),
     fresh: bool,
     serve: bool,
   },
   serve: names('port host', str),
+  worker: names('queue concurrency lease-sec name', str),
+  queue: names('queue', str),
   gc: { ...names('run keep-runs keep-mb', str), 'dry-run': bool },
   'tinker-dev': names('tokenizer port host base-model checkpoints session-timeout seed', str),
 };

@@ -27,6 +27,8 @@ import { Progress } from '../util/progress.js';
 import { rate } from '../util/stats.js';
 import { heldOutLines, heldOutRate, progressLine, RunClock, stopLine, type Shown } from './train-report.js';
 import type { CliContext } from './context.js';
+import type { JobQueue } from '../queue/client.js';
+import { openQueue, queueFlag, queueRunId } from './worker.js';
 
 const D = TRAIN_DEFAULTS;
 export const TRAIN_HELP = `Usage: frognano train [options]
@@ -77,6 +79,9 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --keep-mb M          disk budget for the attempts' trajectory files in the store; past it the
                        oldest go, their outcomes stay (default ${DEFAULT_ATTEMPT_BUDGET_MB}; frognano gc prunes more)
   --serve              serve the dashboard while the run trains (--port, --host as frognano serve)
+  --queue URL          rollouts and candidate checks run by queue workers (frognano worker) on
+                       any machines: redis://HOST:PORT (docs/queue.md); --workers then defaults
+                       to the job slots of the workers alive at the start
 
 ${LM_HELP}`;
 
@@ -126,7 +131,8 @@ export function trainConfig(f: CliContext['flags'], say: (line: string) => void 
     extend: intFlag(f.extend, '--extend', D.extend),
     lr: numberFlag(f.lr, '--lr', D.lr),
     epochs: intFlag(f.epochs, '--epochs', D.epochs, 1),
-    workers: workersFlag(f.workers, say),
+    // With a queue and no --workers, the workers' job slots decide (trainCommand).
+    workers: f.queue !== undefined && f.workers === undefined ? 0 : workersFlag(f.workers, say),
     seed: intFlag(f.seed, '--seed', D.seed),
     target: numberFlag(f.target, '--target', D.target),
     evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks),
@@ -146,6 +152,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
   let dash: Dashboard | undefined;
+  let queue: JobQueue | undefined;
   try {
     const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
     for (const name of [...cfg.envs, ...cfg.heldOut]) {
@@ -176,6 +183,16 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         'rerun with the same options to resume, pass --fresh to start over, or pick another --run',
       );
     }
+    const addr = queueFlag(f);
+    if (addr && cfg.learner !== 'embedded') throw new UserError(`the ${cfg.learner} learner cannot act on queue workers yet`, 'train it without --queue');
+    if (addr) {
+      const opened = await openQueue(addr, queueRunId(runDir, runName), ctx.err);
+      queue = opened.queue;
+      if (cfg.workers === 0) {
+        cfg.workers = Math.max(1, opened.slots);
+        ctx.err(`workers: ${cfg.workers} rollouts in parallel (the queue's job slots; --workers to change)`);
+      }
+    }
     const keepMB = numberFlag(f['keep-mb'], '--keep-mb', DEFAULT_ATTEMPT_BUDGET_MB);
     dash = f.serve ? await startDashboard(ctx, store, dir) : undefined;
     const progress = new Progress(Boolean(f.json));
@@ -198,6 +215,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       store,
       attemptBudgetMB: keepMB,
       learner,
+      ...(queue ? { queue } : {}),
       onEvent: (e) => {
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
         if (e.kind === 'eval') {
@@ -279,6 +297,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     return 0;
   } finally {
     await dash?.close();
+    await queue?.close();
     store.close();
   }
 }

@@ -9,6 +9,7 @@ import type { BuiltEnv } from '../env/build.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Task } from '../task/task.js';
 import { rolloutWithRetry } from '../rl/rollout.js';
+import type { Rollout } from '../rl/contract.js';
 import { sharedReuse, type ResultReuse } from '../grading/reuse.js';
 import { pool } from '../util/pool.js';
 import { deriveSeed } from '../util/rng.js';
@@ -64,6 +65,8 @@ export interface EvalRunOptions {
   /** Model turns per attempt at most (default DEFAULT_AGENT_LIMITS.maxSteps). */
   maxSteps?: number;
   onProgress?: (p: EvalProgress) => void;
+  /** Runs an attempt elsewhere (a queue's worker) instead of in this process; it never throws (a failure is reward null). */
+  remote?: (task: Task, seed: number) => Promise<Rollout & { retried: boolean }>;
 }
 
 /** Evaluated models are not being trained: their rollouts carry no policy version beyond this one. */
@@ -82,19 +85,21 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
     const seed = deriveSeed(opts.seed, task.id, attempt);
     const recorderPath = opts.trajectoriesDir ? join(opts.trajectoriesDir, safeName(task.id), `attempt-${attempt}.jsonl`) : undefined;
     const built = opts.built.get(task.id)!;
-    const r = await rolloutWithRetry(
-      task,
-      () => opts.models.forEpisode({ seed, task, built }),
-      {
-        built,
-        runtime: opts.runtime,
-        dataDir: opts.dataDir,
-        reuse: opts.reuse ?? sharedReuse,
-        ...(recorderPath ? { recorderPath } : {}),
-        ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
-      },
-      EVAL_VERSION,
-    );
+    const r = opts.remote
+      ? await opts.remote(task, seed)
+      : await rolloutWithRetry(
+          task,
+          () => opts.models.forEpisode({ seed, task, built }),
+          {
+            built,
+            runtime: opts.runtime,
+            dataDir: opts.dataDir,
+            reuse: opts.reuse ?? sharedReuse,
+            ...(recorderPath ? { recorderPath } : {}),
+            ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
+          },
+          EVAL_VERSION,
+        );
     const { retried } = r;
     const res: AttemptResult = {
       attempt,

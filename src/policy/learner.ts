@@ -3,7 +3,7 @@
 // update.ts, its state the weights and optimizer, saved whole with the run.
 import { join } from 'node:path';
 import { isRecord } from '../util/guards.js';
-import type { AdvantageEstimator, FigureContext, Learner, Policy, PolicyFigures, ScoredGroup, UpdateResult } from '../rl/contract.js';
+import type { AdvantageEstimator, FigureContext, Learner, Policy, PolicyFigures, PolicySnapshot, ScoredGroup, UpdateResult } from '../rl/contract.js';
 import { EmbeddedAgent } from './agent.js';
 import type { EmbeddedTurn } from './decisions.js';
 import { DENSE_FEATURES, FEATURE_DIM } from './features.js';
@@ -75,6 +75,10 @@ export class EmbeddedLearner implements Learner<EmbeddedTurn> {
   }
 
   /** The checkpoint users load (`eval --policy`). */
+  snapshot(): PolicySnapshot {
+    return { learner: EMBEDDED_KIND, version: this.version, data: this.weights.toJSON() };
+  }
+
   exportTo(runDir: string): void {
     this.weights.save(join(runDir, 'policy.json'));
   }

@@ -54,6 +54,17 @@ export interface Policy<D> {
   actor(episode: { seed: number; greedy?: boolean }): Actor<D> | Promise<Actor<D>>;
 }
 
+/**
+ * A policy version as it travels to a worker on another machine (src/queue):
+ * the learner that made it, its version, and what an actor needs (the
+ * embedded policy's weights; a language model's sampler checkpoint name).
+ */
+export interface PolicySnapshot {
+  learner: string;
+  version: number;
+  data: unknown;
+}
+
 /** A task attempted once by one policy version, graded by the verifier. */
 export interface Rollout<D = unknown> {
   taskId: string;
@@ -118,6 +129,8 @@ export interface Learner<D> {
   /** Throws, saying why, for a state this learner cannot continue from. */
   restore(state: unknown): void;
   exportTo?(runDir: string): void;
+  /** The current policy version for queue workers; absent: this learner's rollouts run in the trainer's process only. */
+  snapshot?(): PolicySnapshot;
   /** Releases what the learner holds (a remote session's heartbeats). */
   close?(): void;
   /** Optional estimates of the policy's own pass rates, which sharpen the frontier curriculum (see PolicyFigures). */

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateSpec } from '../env/spec.js';
+import { isRecord, isStringArray } from '../util/guards.js';
 import { TASK_SCHEMA, type GradingLayout, type Strategy, type Task } from './task.js';
 
 const GRADING_FILE = 'grading.json';
@@ -68,4 +69,19 @@ export function readTasks(root: string): Task[] {
     .filter((d) => existsSync(join(root, d, 'task.json')))
     .sort()
     .map((d) => readTask(join(root, d)));
+}
+
+/** A task sent as one JSON value (a queue's job input): the same checks as a task directory gets. */
+export function taskFromJSON(text: string, where: string): Task {
+  const raw = JSON.parse(text);
+  const value: unknown = raw;
+  if (!isRecord(value) || value.schema !== TASK_SCHEMA) throw new Error(`${where}: not a ${TASK_SCHEMA} task`);
+  const env = value.env;
+  if (!isRecord(env) || typeof env.name !== 'string' || typeof env.hash !== 'string') throw new Error(`${where}: the task names no environment`);
+  for (const k of ['id', 'instruction', 'bugPatch', 'fixPatch'] as const)
+    if (typeof value[k] !== 'string') throw new Error(`${where}: the task's ${k} is not text`);
+  for (const k of ['FAIL_TO_PASS', 'PASS_TO_PASS', 'hiddenFiles'] as const)
+    if (!isStringArray(value[k])) throw new Error(`${where}: the task's ${k} is not a list of names`);
+  const spec = validateSpec(env.spec, `${where} (environment)`);
+  return { ...raw, env: { name: env.name, hash: env.hash, spec } };
 }

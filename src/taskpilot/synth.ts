@@ -18,7 +18,7 @@ import { instructionLeaks, llmInstruction, writeInstruction } from './instructio
 import type { LlmGenerator } from './llm.js';
 import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
-import { EnvValidator, type RejectReason } from './validate.js';
+import { EnvValidator, type CheckChange, type RejectReason } from './validate.js';
 import { errorMessage } from '../util/errors.js';
 
 export const STRATEGIES: Strategy[] = ['procedural', 'combine', 'llm-modify', 'llm-rewrite'];
@@ -49,6 +49,8 @@ export interface SynthOptions {
    * synthesize() often, and each validator runs the reference suite once.
    */
   validators?: Map<string, EnvValidator>;
+  /** Where a candidate's checks run (a queue's workers); in this process by default. */
+  checkVia?: (built: BuiltEnv) => CheckChange;
   /** Patch keys of bugs already stored for an environment: duplicates are rejected. */
   knownBugKeys?: (env: string) => string[];
 }
@@ -220,6 +222,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       new EnvValidator(built, opts.runtime, opts.dataDir, {
         ...(opts.referenceRuns !== undefined ? { referenceRuns: opts.referenceRuns } : {}),
         ...(opts.candidateRuns !== undefined ? { candidateRuns: opts.candidateRuns } : {}),
+        ...(opts.checkVia ? { check: opts.checkVia(built) } : {}),
       });
     opts.validators?.set(built.hash, validator);
     validator.remember(opts.knownBugKeys?.(env.spec.name) ?? []);

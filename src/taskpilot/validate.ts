@@ -53,12 +53,17 @@ export type Verdict =
     }
   | { valid: false; reason: RejectReason; detail: string };
 
+/** Runs a candidate's checks (this process's validator, or a queue's worker); the duplicate bookkeeping stays with the caller. */
+export type CheckChange = (c: CandidateChange) => Promise<Verdict>;
+
 export interface ValidatorOptions {
   referenceRuns?: number;
   candidateRuns?: number;
   timeoutSec?: number;
   /** Where test runs are reused by content (grading/reuse.ts); the process's shared store by default. */
   reuse?: ResultReuse;
+  /** Where the checks run; this validator's own `check` by default. */
+  check?: CheckChange;
 }
 
 export function patchKey(patch: string): string {
@@ -141,10 +146,16 @@ export class EnvValidator {
     for (const k of keys) this.seen.add(k);
   }
 
-  async validate(c: CandidateChange): Promise<Verdict> {
+  /** A candidate's verdict; a bug already made (by patch key) is a duplicate without running anything. */
+  validate(c: CandidateChange): Promise<Verdict> {
     const key = patchKey(c.bugPatch);
-    if (this.seen.has(key)) return { valid: false, reason: 'duplicate', detail: 'the same bug was already made' };
+    if (this.seen.has(key)) return Promise.resolve({ valid: false, reason: 'duplicate', detail: 'the same bug was already made' });
     this.seen.add(key);
+    return (this.opts.check ?? ((x) => this.check(x)))(c);
+  }
+
+  /** The checks themselves: fails with the bug, passes with the fix, stable, no leak, a graded layout. */
+  async check(c: CandidateChange): Promise<Verdict> {
     const { stable } = await this.referenceTests();
 
     let ws: Workspace;

@@ -2,9 +2,9 @@
 // sessions and their heartbeats, models, futures with (model_id, seq_id)
 // de-duplication, checkpoints and sampling sessions; plus one FIFO work queue
 // per model, so a model's futures complete in the order they were created.
+import { canonicalJson } from '../util/canonical-json.js';
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../util/errors.js';
-import { isRecord } from '../util/guards.js';
 import type { DevModel } from './backend.js';
 
 /** An HTTP answer other than 200, with FastAPI's `{detail}` body. */
@@ -80,18 +80,6 @@ export interface SamplingSessionRecord {
 }
 
 export const newId = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
-
-/** JSON with object keys sorted, so equal data compares equal whatever the key order (as SkyRL compares dicts). */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (isRecord(v)) {
-    const keys = Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 

@@ -1,6 +1,7 @@
 // What each training step reports (metrics.jsonl, the store, the progress
 // line): the contract's core figures and the curriculum's.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { QueueFigures } from '../queue/client.js';
 import type { SampleReason } from '../curriculum/pool.js';
 import { isSuccess } from '../curriculum/probe.js';
 import { isDegenerate } from '../rl/advantages.js';
@@ -55,6 +56,8 @@ export interface StepMetrics extends CoreStepMetrics {
   ms: { synthesis: number; probe: number; rollouts: number; update: number; eval: number };
   /** Results reused by content this step (grading/reuse.ts): the agent's test runs, graded changes, synthesis's test runs. */
   cache: { testHits: number; testMisses: number; verdictHits?: number; verdictMisses?: number; suiteHits?: number; suiteMisses?: number };
+  /** With --queue: this invocation's jobs so far, found finished, failed, and the median cost of the queue and of the work per job. */
+  queue?: QueueFigures;
 }
 
 /** The groups' mean reward (infrastructure failures left out) and infrastructure failures. */

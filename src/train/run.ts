@@ -24,6 +24,8 @@ import { dropMetricsAfter, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
 import { keepAttempt } from './keep.js';
+import type { JobQueue } from '../queue/client.js';
+import type { ActorSpec } from '../queue/jobs.js';
 
 export interface TrainDeps<D> {
   envs: Map<string, LoadedEnv>;
@@ -41,6 +43,8 @@ export interface TrainDeps<D> {
   /** Results reused by content (grading/reuse.ts); the process's shared store by default. */
   reuse?: ResultReuse;
   onEvent?: (e: TrainEvent) => void;
+  /** Rollouts and candidate checks run by queue workers (src/queue) instead of in this process; none: in-process. */
+  queue?: JobQueue;
   /** Sees the scored groups each update learns from, before it (bench/real-gradients.ts). */
   onGroups?: (step: number, groups: ScoredGroup<D>[]) => void;
 }
@@ -101,8 +105,24 @@ export class TrainRun<D> {
     mkdirSync(deps.runDir, { recursive: true });
     this.learner = deps.learner;
     this.estimator = estimator(cfg.advantage);
-    this.supply = new TaskSupply(deps.envs, { bankDir: deps.bankDir, dataDir: deps.dataDir, runtime: deps.runtime, seed: cfg.seed, families: cfg.families });
-    this.evalSupply = new TaskSupply(deps.envs, { bankDir: join(deps.bankDir, 'held-out'), dataDir: deps.dataDir, runtime: deps.runtime, seed: EVAL_SEED });
+    const queue = deps.queue;
+    if (queue && !this.learner.snapshot) throw new UserError(`the ${this.learner.kind} learner cannot act on queue workers yet`, 'train without --queue');
+    const checkVia = queue ? { checkVia: (built: BuiltEnv, runs: { referenceRuns: number; candidateRuns: number }) => queue.checkFor(built, runs) } : {};
+    this.supply = new TaskSupply(deps.envs, {
+      bankDir: deps.bankDir,
+      dataDir: deps.dataDir,
+      runtime: deps.runtime,
+      seed: cfg.seed,
+      families: cfg.families,
+      ...checkVia,
+    });
+    this.evalSupply = new TaskSupply(deps.envs, {
+      bankDir: join(deps.bankDir, 'held-out'),
+      dataDir: deps.dataDir,
+      runtime: deps.runtime,
+      seed: EVAL_SEED,
+      ...checkVia,
+    });
     this.reuse = deps.reuse ?? sharedReuse;
 
     const saved = loadState(deps.runDir);
@@ -186,9 +206,13 @@ export class TrainRun<D> {
   /** One rollout of a task by the current policy version; an infrastructure failure is retried once. The attempt is kept in the store. */
   readonly runOne = async (task: Task, seed: number, use: AttemptUse): Promise<Rollout<D>> => {
     let detail: AttemptDetail = {};
-    const ctx = { ...(await this.context(task)), reuse: this.reuse, keep: (d: AttemptDetail) => void (detail = d) };
-    const policy = this.learner.policy();
-    const res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
+    let res: Rollout<D>;
+    if (this.deps.queue) ({ res, detail } = await this.runQueued(this.deps.queue, task, seed));
+    else {
+      const ctx = { ...(await this.context(task)), reuse: this.reuse, keep: (d: AttemptDetail) => void (detail = d) };
+      const policy = this.learner.policy();
+      res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
+    }
     if (this.attempts) {
       const heldOut = this.evalSupply.task(task.id) !== undefined;
       const dir = (heldOut ? this.evalSupply : this.supply).dir(task.id);
@@ -196,6 +220,16 @@ export class TrainRun<D> {
     }
     return res;
   };
+
+  private published?: { version: number; spec: Promise<ActorSpec> };
+
+  /** The same rollout on a queue's worker, with the current policy version published for it; a failed job is an infrastructure failure. */
+  private async runQueued(queue: JobQueue, task: Task, seed: number): Promise<{ res: Rollout<D>; detail: AttemptDetail }> {
+    const version = this.learner.policy().version;
+    if (this.published?.version !== version) this.published = { version, spec: queue.policy(this.learner.snapshot!()) };
+    const got = await queue.rollout<D>(task, await this.published.spec, seed, { version, retrySeed: 'derived' });
+    return { res: got.rollout, detail: got.detail };
+  }
 
   /** The held-out solve rate of the current policy (the same seeds at every evaluation). */
   solveHeldOut(): Promise<SolveRate> {

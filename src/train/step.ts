@@ -269,6 +269,7 @@ export class Step<D> {
         update: Math.round(this.ms.update),
         eval: Math.round(this.ms.eval),
       },
+      ...(this.run.deps.queue ? { queue: this.run.deps.queue.figures() } : {}),
       cache: {
         testHits: reuse.counts['agent-test'].hits - this.reuse0['agent-test'].hits,
         testMisses: reuse.counts['agent-test'].misses - this.reuse0['agent-test'].misses,

@@ -7,7 +7,8 @@ import type { Runtime } from '../runtime/types.js';
 import { readTasks } from '../task/io.js';
 import type { Task } from '../task/task.js';
 import { synthesize } from '../taskpilot/synth.js';
-import { patchKey, type EnvValidator } from '../taskpilot/validate.js';
+import { patchKey, type CheckChange, type EnvValidator } from '../taskpilot/validate.js';
+import type { BuiltEnv } from '../env/build.js';
 import { deriveSeed } from '../util/rng.js';
 import { knobKey, OPERATOR_FAMILIES, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
 import { isOneOf } from '../util/guards.js';
@@ -22,6 +23,8 @@ export interface SupplyOptions {
   seed: number;
   /** Candidates synthesized per call (default 6). */
   candidates?: number;
+  /** Where candidates' checks run (a queue's workers); in this process by default. */
+  checkVia?: (built: BuiltEnv, runs: { referenceRuns: number; candidateRuns: number }) => CheckChange;
   /** Operator families new tasks may use (default: every family TaskPilot has for the language). */
   families?: readonly OperatorFamily[];
 }
@@ -123,6 +126,7 @@ export class TaskSupply {
         validators: this.validators,
         referenceRuns: 2,
         candidateRuns: 2,
+        ...(this.opts.checkVia ? { checkVia: (built: BuiltEnv) => this.opts.checkVia!(built, { referenceRuns: 2, candidateRuns: 2 }) } : {}),
         // Bugs the bank already holds are duplicates: re-validating one would rewrite its directory at other knobs.
         knownBugKeys: (name) => [...this.bank.values()].filter((t) => t.env.name === name).map((t) => patchKey(t.bugPatch)),
       });

@@ -5,6 +5,14 @@
 import { rng } from './rng.js';
 
 /** A share as a percentage: `25.0%`. */
+/** The middle value (the mean of the two middle ones for an even count); undefined for none. */
+export function median(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
 export function percent(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
 }

@@ -7,7 +7,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type RefusalCode = 'nested-repository' | 'special-file' | 'too-many-files' | 'too-large' | 'binary' | 'diff-timeout';
+export const REFUSAL_CODES = ['nested-repository', 'special-file', 'too-many-files', 'too-large', 'binary', 'diff-timeout'] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 /** The agent's change cannot be graded: its own failure (reward 0), never an infrastructure one. */
 export class ChangeRefused extends Error {

@@ -26,8 +26,9 @@ export const LAYERS: Readonly<Record<string, number>> = {
   rl: 9,
   policy: 10,
   lm: 10,
-  train: 11,
-  eval: 11,
-  serve: 12,
-  cli: 13,
+  queue: 11,
+  train: 12,
+  eval: 12,
+  serve: 13,
+  cli: 14,
 };
