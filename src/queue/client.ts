@@ -6,6 +6,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BuiltEnv } from '../env/build.js';
 import type { PolicySnapshot } from '../rl/contract.js';
+import { infraFailure } from '../rl/rollout.js';
 import type { Task } from '../task/task.js';
 import type { CandidateChange, CheckChange, Verdict } from '../taskpilot/validate.js';
 import { errorMessage } from '../util/errors.js';
@@ -59,6 +60,8 @@ export class JobQueue {
       },
       streams: { events: { maxLen: 2_000 } },
     });
+    // Each job waited for listens for the queue closing: as many listeners as jobs in flight.
+    this.queue.setMaxListeners(0);
     this.events = new QueueEvents(addr.name, opts);
     this.artifacts = new Artifacts(redis, addr);
   }
@@ -85,7 +88,9 @@ export class JobQueue {
     const t0 = performance.now();
     const added = await this.queue.add(job.kind, job, { jobId: id });
     this.counts.jobs++;
-    const already = (await added.isCompleted()) || (await added.isFailed());
+    // A job that failed in an earlier invocation (every worker lacked an environment, say) is tried again, not taken as failed.
+    if (await added.isFailed()) await added.retry('failed');
+    const already = await added.isCompleted();
     if (already) this.counts.found++;
     let ret: unknown;
     try {
@@ -150,19 +155,8 @@ export class JobQueue {
       const [got] = await this.rollouts<D>(task, actor, [seed], opts);
       return got!;
     } catch (err) {
-      const rollout = {
-        taskId: task.id,
-        policyVersion: opts.version,
-        cached: false,
-        trajectory: { turns: [], stopReason: 'infra-error' as const },
-        reward: null,
-        steps: 0,
-        ms: performance.now() - t0,
-        verifyMs: 0,
-        reason: errorMessage(err),
-        retried: false,
-      };
-      return { rollout, detail: {} };
+      const failed = infraFailure<D>(task, opts.version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) });
+      return { rollout: { ...failed, retried: false }, detail: {} };
     }
   }
 

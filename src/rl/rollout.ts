@@ -117,7 +117,7 @@ function gradedContent(task: Task): string {
 }
 
 /** A rollout that failed for the infrastructure: reward null, never scored, with the turns it got to. */
-function infraFailure<D>(task: Task, version: number, o: { turns: Turn<D>[]; steps: number; ms: number; verifyMs: number; reason: string }): Rollout<D> {
+export function infraFailure<D>(task: Task, version: number, o: { turns: Turn<D>[]; steps: number; ms: number; verifyMs: number; reason: string }): Rollout<D> {
   return {
     taskId: task.id,
     policyVersion: version,
