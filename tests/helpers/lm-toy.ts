@@ -140,3 +140,13 @@ export function toyLearner(
     ...(o.log ? { log: o.log } : {}),
   });
 }
+
+/** `frognano train` of the tiny dev model on the toy environment (2 tasks x 4 rollouts a step, no held-out set), as the CLI tests run it. */
+export function toyTrainArgs(o: { tokenizer: string; url: string; warm: string; steps: number; data: string }): string[] {
+  return [
+    'train',
+    ...['--learner', 'tinker', '--model', 'tiny-dev', '--tokenizer', o.tokenizer, '--tinker-url', o.url, '--init-weights', o.warm],
+    ...['--envs', 'toy-ops', '--held-out=', '--eval-tasks', '0', '--steps', String(o.steps), '--batch', '2', '--group', '4'],
+    ...['--lr', '0.1', '--max-tokens', '320', '--context', '8000', '--time-limit', '0', '--data-dir', o.data],
+  ];
+}
