@@ -58,14 +58,15 @@ export function queueKey(addr: QueueAddress, ...parts: string[]): string {
  */
 export async function connect(addr: QueueAddress, opts: { blocking?: boolean } = {}): Promise<Redis> {
   const redis = new Redis({ ...addr.connection, lazyConnect: true, maxRetriesPerRequest: opts.blocking ? null : 3, connectTimeout: 5_000 });
+  // Errors arrive as events (ioredis reconnects after a drop); the last one says why a first connection failed.
+  let last: unknown;
+  redis.on('error', (err) => void (last = err));
   try {
     await redis.connect();
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new UserError(`cannot reach the queue's Redis at ${addr.display}: ${errorMessage(err)}`, 'start one (redis-server --port 6379) or check --queue');
+    throw new UserError(`cannot reach the queue's Redis at ${addr.display}: ${errorMessage(last ?? err)}`, 'start one (redis-server --port 6379) or check --queue');
   }
-  // A connection that later drops logs through the error event instead of crashing the process; ioredis reconnects.
-  redis.on('error', () => {});
   return redis;
 }

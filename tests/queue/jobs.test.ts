@@ -2,7 +2,8 @@
 // a reason, job ids that follow the job's content, results that survive the trip.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseQueueUrl } from '../../src/queue/connection.js';
+import { createServer } from 'node:net';
+import { connect, parseQueueUrl } from '../../src/queue/connection.js';
 import { jobId, JobSchema, packResult, unpackResult, type Job } from '../../src/queue/jobs.js';
 import { UserError } from '../../src/util/errors.js';
 
@@ -15,6 +16,23 @@ describe('queue addresses', () => {
     const b = parseQueueUrl('redis://redis');
     assert.deepEqual(b.connection, { host: 'redis', port: 6379, db: 0 });
     assert.equal(b.name, 'frognano');
+  });
+
+  it('fails at once, with the reason, where no Redis answers', { timeout: 30_000 }, async () => {
+    // A port just released on loopback: nothing listens there.
+    const port = await new Promise<number>((done) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const a = s.address();
+        s.close(() => done(typeof a === 'object' && a ? a.port : 1));
+      });
+    });
+    await assert.rejects(connect(parseQueueUrl(`redis://127.0.0.1:${port}`)), (err: unknown) => {
+      return (
+        err instanceof UserError &&
+        /cannot reach the queue's Redis at redis:\/\/127\.0\.0\.1:\d+: connect ECONNREFUSED/.test(err.message) &&
+        /redis-server/.test(err.hint ?? '')
+      );
+    });
   });
 
   it('refuses what is not a Redis URL, saying what to pass', () => {
