@@ -66,7 +66,10 @@ export async function connect(addr: QueueAddress, opts: { blocking?: boolean } =
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new UserError(`cannot reach the queue's Redis at ${addr.display}: ${errorMessage(last ?? err)}`, 'start one (redis-server --port 6379) or check --queue');
+    throw new UserError(
+      `cannot reach the queue's Redis at ${addr.display}: ${errorMessage(last ?? err)}`,
+      'start one (redis-server --port 6379) or check --queue',
+    );
   }
   return redis;
 }
