@@ -89,8 +89,9 @@ export class JobQueue {
     const added = await this.queue.add(job.kind, job, { jobId: id });
     this.counts.jobs++;
     // A job that failed in an earlier invocation (every worker lacked an environment, say) is tried again, not taken as failed.
-    if (await added.isFailed()) await added.retry('failed');
-    const already = await added.isCompleted();
+    const state = await added.getState();
+    if (state === 'failed') await added.retry('failed');
+    const already = state === 'completed';
     if (already) this.counts.found++;
     let ret: unknown;
     try {
