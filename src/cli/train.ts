@@ -9,7 +9,7 @@ import { Store } from '../store/store.js';
 import { DEFAULT_ATTEMPT_BUDGET_MB } from '../store/attempts.js';
 import { startDashboard } from './serve.js';
 import type { Dashboard } from '../serve/server.js';
-import { CURRICULA, LEARNED_WEIGHTS, LEARNERS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
+import { ABLATIONS, CURRICULA, LEARNED_WEIGHTS, LEARNERS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES } from '../curriculum/knobs.js';
 import { ADVANTAGE_METHODS } from '../rl/advantages.js';
 import { applicableFamilies } from '../train/supply.js';
@@ -46,6 +46,9 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --run NAME           run name; state under <data-dir>/runs/NAME (default "default")
   --fresh              discard that run's state and start over
   --curriculum C       frontier (default), uniform (random valid tasks), static (filtered once)
+  --ablate LIST        frontier parts to switch off, to measure what each carries: restock
+                       (the first pool is all), weighting (equal chances), controller (random
+                       knobs), probe (admit unprobed), replay (retired tasks never replayed)
   --envs LIST          training environments (default ${D.envs.join(',')})
   --held-out LIST      held-out environments (default ${D.heldOut.join(',')})
   --families LIST      operator families of training tasks, among those that apply to each
@@ -73,6 +76,7 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --seed S             seed (default ${D.seed})
   --target P           target pass rate (default ${D.target})
   --eval-tasks N       held-out tasks per held-out environment (default ${D.evalTasks})
+  --eval-attempts N    attempts per held-out task at each evaluation (default ${D.evalRollouts})
   --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
   --time-limit MIN     stop after the step that passes MIN minutes of this invocation; rerun
                        to continue (default ${D.timeLimitMin}; 0 = none)
@@ -112,8 +116,14 @@ export function trainConfig(f: CliContext['flags'], say: (line: string) => void 
   if (families.length === 0) throw new UserError('--families names no operator family', `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
   if (!families.every((x) => isOneOf(OPERATOR_FAMILIES, x)))
     throw new UserError(`unknown operator family "${unknown.join(', ')}"`, `use one or more of ${OPERATOR_FAMILIES.join(', ')}`);
+  const ablate = list(f.ablate, D.ablate);
+  const unknownPart = ablate.filter((x) => !isOneOf(ABLATIONS, x));
+  if (unknownPart.length) throw new UserError(`unknown --ablate part "${unknownPart.join(', ')}"`, `use some of ${ABLATIONS.join(', ')}`);
+  if (ablate.length && curriculum !== 'frontier')
+    throw new UserError('--ablate switches off parts of the frontier curriculum', 'use it with --curriculum frontier');
   const cfg: TrainConfig = {
     ...D,
+    ablate: ablate.filter((x) => isOneOf(ABLATIONS, x)),
     learner,
     ...(learner === 'tinker' ? { lm: lmConfig(f) } : {}),
     curriculum,
@@ -136,6 +146,7 @@ export function trainConfig(f: CliContext['flags'], say: (line: string) => void 
     seed: intFlag(f.seed, '--seed', D.seed),
     target: numberFlag(f.target, '--target', D.target),
     evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks),
+    evalRollouts: intFlag(f['eval-attempts'], '--eval-attempts', D.evalRollouts, 1),
     evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)),
     timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),
   };

@@ -61,9 +61,11 @@ export interface SampleOptions {
   staleness: number;
   /** Probability per slot of replaying a retired task. */
   replay: number;
+  /** Frontier tasks drawn by learnability (true) or with equal chances (false: an ablation, docs/evidence/protocol.md). */
+  weighted: boolean;
 }
 
-export const SAMPLE_DEFAULTS: SampleOptions = { freshShare: 0.2, temperature: 0.2, staleness: 0.1, replay: 0.1 };
+export const SAMPLE_DEFAULTS: SampleOptions = { freshShare: 0.2, temperature: 0.2, staleness: 0.1, replay: 0.1, weighted: true };
 
 export type SampleReason = 'fresh' | 'frontier' | 'replay';
 export interface Sampled {
@@ -193,7 +195,7 @@ export class TaskPool {
     ).slice(0, Math.min(n, Math.round(n * o.freshShare)));
     for (const e of fresh) picks.push([e, 'fresh']);
     const frontier = active.filter((e) => !fresh.includes(e));
-    const weights = frontierWeights(frontier, step, o);
+    const weights = o.weighted ? frontierWeights(frontier, step, o) : frontier.map(() => 1);
     // Retired tasks are replayed by chance only, never as filler for a short frontier: their groups are nearly always
     // all-pass, and a short batch trains on the same signal for less.
     while (picks.length < n && frontier.length > 0) {

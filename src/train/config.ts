@@ -23,12 +23,22 @@ export function batchSize(cfg: Pick<TrainConfig, 'batch' | 'group'>, left: numbe
 export type CurriculumName = 'frontier' | 'uniform' | 'static';
 export const CURRICULA: CurriculumName[] = ['frontier', 'uniform', 'static'];
 
+/**
+ * Parts of the frontier curriculum a run can switch off, to measure what each carries (docs/evidence/protocol.md):
+ * restocking after the first pool, pass-rate-weighted sampling, the difficulty controller, the admission probe, replay
+ * of retired tasks.
+ */
+export const ABLATIONS = ['restock', 'weighting', 'controller', 'probe', 'replay'] as const;
+export type Ablation = (typeof ABLATIONS)[number];
+
 /** The loop's settings (RunConfig), the curriculum's and the embedded learner's. */
 export interface TrainConfig extends RunConfig {
   /** What learns: the embedded policy, or a language model through the Tinker API (settings in `lm`). */
   learner: LearnerKind;
   lm?: LmConfig;
   curriculum: CurriculumName;
+  /** Frontier parts switched off (none by default). */
+  ablate: Ablation[];
   /** Environments trained on. */
   envs: string[];
   /** Environments never trained on: the held-out solve rate is measured on their tasks. */
@@ -67,6 +77,7 @@ export const DEFAULT_HELD_OUT = ['md-tokens'];
 export const TRAIN_DEFAULTS: TrainConfig = {
   learner: 'embedded',
   curriculum: 'frontier',
+  ablate: [],
   envs: DEFAULT_TRAIN_ENVS,
   heldOut: DEFAULT_HELD_OUT,
   seed: 1,

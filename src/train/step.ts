@@ -54,8 +54,17 @@ export class Step<D> {
   /** Supply: under the frontier curriculum, training waits for synthesis only when the pool has nothing to train on. */
   async supplyTasks(): Promise<void> {
     const t0 = performance.now();
-    if (this.run.cfg.curriculum === 'frontier' && this.run.pool.counts().active < 1) await this.stocker.stock(this.n, this.random, this.run.cfg.workers);
+    await this.supply();
     this.ms.synthesis = performance.now() - t0;
+  }
+
+  private async supply(): Promise<void> {
+    const { cfg, pool } = this.run;
+    if (cfg.curriculum !== 'frontier') return;
+    // Without restocking, the first step fills the pool once and nothing is added later.
+    if (cfg.ablate.includes('restock')) {
+      if (this.n === 1) await this.stocker.stock(this.n, this.random, cfg.workers, 'fill');
+    } else if (pool.counts().active < 1) await this.stocker.stock(this.n, this.random, cfg.workers);
   }
 
   /** The batch: sampled from the pool (frontier) or the fixed set; false when the budget or the tasks ran out. */
@@ -65,7 +74,10 @@ export class Step<D> {
     if (left < 2) return this.stop('budget'); // one rollout is no group
     const size = batchSize(cfg, left);
     if (cfg.curriculum === 'frontier') {
-      const sampled = pool.sample(size, this.n, this.random);
+      const sampled = pool.sample(size, this.n, this.random, {
+        weighted: !cfg.ablate.includes('weighting'),
+        ...(cfg.ablate.includes('replay') ? { replay: 0 } : {}),
+      });
       for (const s of sampled) this.reasons.set(s.taskId, s.reason);
       this.batch = sampled.map((s) => s.taskId);
     } else {
@@ -97,7 +109,7 @@ export class Step<D> {
   async rollOut(): Promise<void> {
     const run = this.run;
     const { cfg } = run;
-    if (cfg.curriculum === 'frontier') {
+    if (cfg.curriculum === 'frontier' && !cfg.ablate.includes('restock')) {
       run.inFlight = this.batch.length * this.group; // restocking must leave room for them
       const t0 = performance.now();
       // One validation at a time beside the batch's rollouts; every worker once they are done.
@@ -162,6 +174,9 @@ export class Step<D> {
         rs.map((r) => r.reward),
         this.n,
       );
+    // Without an admission probe, a task's first training group is what steers the controller.
+    if (cfg.ablate.includes('probe'))
+      for (const id of this.groupIds) if (this.reasons.get(id) === 'fresh') this.stocker.steer(this.run.task(id)!, this.results.get(id)!);
     this.probeGroups = this.stocker.takeGroups();
     if (cfg.curriculum === 'frontier') this.run.figures?.observe(this.learnedFrom());
   }

@@ -2,9 +2,9 @@
 // admitted, retired (too easy) or rejected by a probe whose outcome moves the controller. Uniform and static: one
 // fixed set made up front. See docs/decisions/2026-12-02-task-admission.md.
 import type { DifficultyController } from '../curriculum/controller.js';
-import { knobKey, LADDER, type Knobs } from '../curriculum/knobs.js';
+import { knobKey, LADDER, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
-import { Probe, type ProbeVerdict } from '../curriculum/probe.js';
+import { isSuccess, Probe, type ProbeVerdict } from '../curriculum/probe.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel, type Workers } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
@@ -14,7 +14,10 @@ import type { AttemptUse } from './run.js';
 import { taskKnobs, type TaskSupply } from './supply.js';
 
 /** What a task's screen and probe saw, before it is judged. */
-type ProbeOutcome<D> = { screened: true } | { screened: false; probe: Probe; group: Group<D>; budgetSpent: boolean };
+type ProbeOutcome<D> =
+  | { screened: true }
+  | { screened: false; unprobed: true }
+  | { screened: false; unprobed?: false; probe: Probe; group: Group<D>; budgetSpent: boolean };
 
 export interface StockDeps<D> {
   cfg: TrainConfig;
@@ -35,6 +38,12 @@ export interface StockDeps<D> {
 
 /** Below this screened reach a task is rejected without a probe, which would almost never see a success. */
 export const REACH_FLOOR = 0.02;
+
+/** Knobs at random: a rung of the ladder and an operator family, each with equal chances. */
+function randomKnobs(random: () => number, families: readonly OperatorFamily[]): Knobs {
+  const rung = LADDER[Math.floor(random() * LADDER.length)]!;
+  return { ...rung, family: families[Math.floor(random() * families.length)]! };
+}
 
 /** Knob draws per task of a fixed set before that slot is left empty. */
 const FIXED_DRAWS = 4;
@@ -89,6 +98,7 @@ export class Stocker<D> {
     this.d.phase(step, `probing ${task.id}`);
     const reach = this.d.screen ? await this.d.screen(task) : null;
     if (reach !== null && reach < REACH_FLOOR) return { screened: true };
+    if (cfg.ablate.includes('probe')) return { screened: false, unprobed: true };
     const probe = new Probe(cfg.probe);
     const group: Group<D> = [];
     for (let i = 0; !probe.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
@@ -112,6 +122,11 @@ export class Stocker<D> {
       controller.update(task.env.name, { successes: 0, failures: cfg.probe, family: knobs.family });
       return 'too-hard';
     }
+    if (o.unprobed) {
+      // No admission probe (an ablation): every valid task that passed the screen trains, from its family's prior.
+      pool.add({ ...entry, state: 'active' });
+      return 'admit';
+    }
     const { probe: p, group } = o;
     if (p.rollouts + p.infraFailures === 0) {
       // The budget was spent before its first rollout: the task is left for another run, unjudged.
@@ -132,20 +147,37 @@ export class Stocker<D> {
     return verdict;
   }
 
+  /** Without an admission probe, a task's first training group moves the controller as its probe would have. */
+  steer(task: Task, group: Group<D>): void {
+    const rewards = group.map((r) => r.reward).filter((r): r is number => r !== null);
+    const successes = rewards.filter(isSuccess).length;
+    this.d.controller.update(task.env.name, { successes, failures: rewards.length - successes, family: taskKnobs(task).family });
+  }
+
   /**
    * Frontier: at least one active task whatever it takes (bounded: an untrained policy fails most tasks); beyond that,
    * a few fresh tasks per step toward poolTarget, so probing never crowds out training. `workers`: validations in
    * parallel (1 while a batch rolls out beside it, all once it is done; synthesis gives the same tasks whatever the
    * number).
    */
-  async stock(step: number, random: () => number, workers: Workers = 1): Promise<void> {
+  async stock(step: number, random: () => number, workers: Workers = 1, mode: 'top-up' | 'fill' = 'top-up'): Promise<void> {
     const { cfg, pool, supply, used } = this.d;
     // A try is a pair of tasks probed with rollouts; screened-out tasks cost no rollouts, so draws bounds them instead.
     let tries = 0,
       draws = 0;
     const wanted = () => {
       const active = pool.counts().active;
-      const limit = active < 1 ? 3 * cfg.envs.length : active < cfg.poolTarget ? Math.max(2, Math.ceil(cfg.batch / 2)) : 0;
+      // 'fill' (no restocking later): the whole pool at once, with as many tries as the first task and the rest would take.
+      const limit =
+        mode === 'fill'
+          ? active < cfg.poolTarget
+            ? 3 * cfg.envs.length + cfg.poolTarget
+            : 0
+          : active < 1
+            ? 3 * cfg.envs.length
+            : active < cfg.poolTarget
+              ? Math.max(2, Math.ceil(cfg.batch / 2))
+              : 0;
       return tries < limit && draws < 3 * limit;
     };
     // Room for one more try's probes and, once there is something to train on, the next step's full batch:
@@ -154,7 +186,10 @@ export class Stocker<D> {
     while (wanted() && room()) {
       draws++;
       const env = cfg.envs[this.turn++ % cfg.envs.length]!;
-      const knobs = this.d.controller.propose(env, random, supply.families(env));
+      // Without the controller, knobs are drawn at random from the ladder, as the uniform curriculum draws them.
+      const knobs = cfg.ablate.includes('controller')
+        ? randomKnobs(random, supply.families(env))
+        : this.d.controller.propose(env, random, supply.families(env));
       this.d.phase(step, `synthesizing ${env} at ${knobKey(knobs)}`);
       const before = { ...supply.yield };
       const fresh = await supply.take(env, knobs, 2, used, workers);

@@ -68,7 +68,7 @@ describe('TaskPool.sample (FRONTIER)', () => {
     };
     assert.ok(freq(0.3) > 0.25, `stale: ${freq(0.3)}`);
     assert.ok(freq(0) < 0.15, `no staleness: ${freq(0)}`);
-    const w = frontierWeights(TaskPool.fromJSON(json).all(), 100, { freshShare: 0, temperature: 0.3, staleness: 0.3, replay: 0 });
+    const w = frontierWeights(TaskPool.fromJSON(json).all(), 100, { freshShare: 0, temperature: 0.3, staleness: 0.3, replay: 0, weighted: true });
     assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) < 1e-12);
     assert.ok(w[0]! > 3 * w[1]!);
   });
@@ -223,5 +223,26 @@ describe('TaskPool bookkeeping', () => {
     assert.ok(Math.abs(high / 2000 - 0.5) < 0.05, `${high}`);
     assert.equal(pool.get('mid-0')!.samples, 0, 'no step: nothing marked');
     assert.equal(pool.sampleUniform(50, random).length, 20);
+  });
+});
+
+describe('TaskPool.sample without weighting (--ablate weighting)', () => {
+  it('draws frontier tasks with equal chances whatever their pass rates', () => {
+    const pool = new TaskPool();
+    // One task at the frontier (p = 0.5), three far from it.
+    [0.5, 0.05, 0.06, 0.95].forEach((p, i) => addAt(pool, `t${i}`, p));
+    const counts = (weighted: boolean) => {
+      const c = new Map<string, number>();
+      const random = rng(5);
+      for (let i = 0; i < 4000; i++) {
+        const [s] = pool.sample(1, 1, random, { weighted, replay: 0, staleness: 0 });
+        c.set(s!.taskId, (c.get(s!.taskId) ?? 0) + 1);
+      }
+      return c;
+    };
+    const weighted = counts(true);
+    assert.ok(weighted.get('t0')! > 2000, `learnable task drawn ${weighted.get('t0')}/4000`);
+    const flat = counts(false);
+    for (let i = 0; i < 4; i++) assert.ok(Math.abs(flat.get(`t${i}`)! - 1000) < 150, `t${i} drawn ${flat.get(`t${i}`)}/4000`);
   });
 });

@@ -15,14 +15,14 @@ type Deps = StockDeps<unknown>;
 /** One task through the screen and the probe. */
 const probe = async (s: Stocker<unknown>, t: Task, step: number) => (await s.probeAll([t], step))[0];
 
-function stocker(screen: Deps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply) {
+function stocker(screen: Deps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply, cfg = TRAIN_DEFAULTS) {
   const pool = new TaskPool();
   const controller = new DifficultyController({ target: 0.5 });
   let spent = 0,
     ran = 0;
   const runOne = async (t: Task) => rolloutOf(t.id, rewards[ran++ % rewards.length]!);
   const s = new Stocker({
-    cfg: TRAIN_DEFAULTS,
+    cfg,
     supply,
     pool,
     controller,
@@ -152,5 +152,60 @@ describe('Stocker probes side by side', () => {
     assert.deepEqual(serial.verdicts, ['admit', 'admit']);
     assert.deepEqual(parallel, serial);
     assert.deepEqual(parallel.order, ['slow', 'fast']);
+  });
+});
+
+describe('Stocker with a frontier part switched off (--ablate)', () => {
+  /** A supply that records the knobs it is asked for and makes two fresh tasks per call. */
+  function recordingSupply() {
+    const asked: string[] = [];
+    let made = 0;
+    const supply = {
+      yield: { candidates: 0, valid: 0 },
+      families: () => ['operations'],
+      take: async (_env: string, knobs: { bugs: number; hint: string; visibility: string }) => {
+        asked.push(`b${knobs.bugs}/${knobs.hint}/${knobs.visibility}`);
+        return [task(`t${made++}`), task(`t${made++}`)];
+      },
+    } as unknown as TaskSupply;
+    return { supply, asked };
+  }
+
+  it('probe: a valid task is admitted without a rollout, and its first training group steers the controller', async () => {
+    const cfg = { ...TRAIN_DEFAULTS, ablate: ['probe' as const] };
+    const { s, pool, controller, spent } = stocker(undefined, [1, 0], 100, {} as TaskSupply, cfg);
+    assert.equal(await probe(s, task('a'), 1), 'admit');
+    assert.equal(spent(), 0);
+    assert.equal(pool.get('a')?.state, 'active');
+    assert.equal(pool.get('a')?.observations, 0);
+    assert.equal(s.takeGroups().length, 0, 'no probe group to train on');
+    const before = controller.level('e');
+    s.steer(task('a'), [rolloutOf('a', 1), rolloutOf('a', 1), rolloutOf('a', 1), rolloutOf('a', 1)]);
+    assert.ok(controller.level('e') > before, 'all passed: the controller climbs');
+  });
+
+  it('controller: knobs are drawn from the whole ladder instead of near the controller level', async () => {
+    const withController = recordingSupply();
+    await stocker(undefined, [1, 0], 100, withController.supply).s.stock(1, () => 0.99);
+    const without = recordingSupply();
+    const cfg = { ...TRAIN_DEFAULTS, ablate: ['controller' as const] };
+    await stocker(undefined, [1, 0], 100, without.supply, cfg).s.stock(1, () => 0.99);
+    // The controller starts at the easiest rung; a draw of 0.99 from the ladder is its hardest.
+    assert.ok(
+      withController.asked.every((k) => k.startsWith('b1/')),
+      withController.asked.join(' '),
+    );
+    assert.deepEqual([...new Set(without.asked)], ['b4/minimal/hidden']);
+  });
+
+  it("restock: 'fill' stocks the whole pool at once, a top-up stops at a few tries", async () => {
+    // One worker: each task's probe sees a pass, then a failure.
+    const cfg = { ...TRAIN_DEFAULTS, workers: 1 };
+    const fill = stocker(undefined, [1, 0], 1000, recordingSupply().supply, cfg);
+    await fill.s.stock(1, () => 0.5, 1, 'fill');
+    assert.ok(fill.pool.counts().active >= TRAIN_DEFAULTS.poolTarget, `active ${fill.pool.counts().active}`);
+    const topUp = stocker(undefined, [1, 0], 1000, recordingSupply().supply, cfg);
+    await topUp.s.stock(1, () => 0.5);
+    assert.ok(topUp.pool.counts().active < TRAIN_DEFAULTS.poolTarget, `active ${topUp.pool.counts().active}`);
   });
 });
