@@ -15,6 +15,7 @@ import { SYNTH_HELP, synthCommand } from './synth.js';
 import { TASK_HELP, taskCommand } from './task.js';
 import { SERVE_HELP, serveCommand } from './serve.js';
 import { GC_HELP, gcCommand } from './gc.js';
+import { EVIDENCE_HELP, evidenceCommand } from './evidence.js';
 import { QUEUE_HELP, queueCommand, WORKER_HELP, workerCommand } from './worker.js';
 import { CommandLineError, parseCommandLine, type ParsedArgs } from './options.js';
 
@@ -35,6 +36,7 @@ Commands:
   gc                        what the store keeps per run; prune old runs and trajectories (frognano gc --help)
   worker                    run rollouts, grading and validation from a Redis queue (frognano worker --help)
   queue status              a queue's jobs, workers and throughput (frognano queue --help)
+  evidence run | report     the protocol that tests the frontier curriculum against fixed task sets (frognano evidence --help)
 
 Global options:
   --data-dir DIR    where the registry, snapshots and workspaces live (default ./.frognano,
@@ -57,6 +59,7 @@ const USAGE: Record<string, string> = {
   gc: GC_HELP,
   worker: WORKER_HELP,
   queue: QUEUE_HELP,
+  evidence: EVIDENCE_HELP,
 };
 
 /** A usage error as every command prints it: what was wrong, how to fix it, and the command's usage line. */
@@ -115,6 +118,8 @@ export async function main(argv: string[], io = { out: console.log, err: console
         return await solveCommand(ctx);
       case 'train':
         return await trainCommand(ctx);
+      case 'evidence':
+        return await evidenceCommand(ctx);
       case 'tinker-dev':
         return await tinkerDevCommand(ctx);
       case 'serve':

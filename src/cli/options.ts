@@ -30,7 +30,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     force: bool,
     markdown: bool,
   },
-  synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model', str),
+  synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model bugs', str),
   task: names('env format out tasks', str),
   eval: { ...MODEL, ...names('env format k n out seed tasks trajectories workers max-steps queue', str) },
   solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool },
@@ -50,6 +50,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   serve: names('port host', str),
   worker: names('queue concurrency lease-sec name', str),
   queue: names('queue', str),
+  evidence: { ...names('protocol out hours bugs', str) },
   gc: { ...names('run keep-runs keep-mb', str), 'dry-run': bool },
   'tinker-dev': names('tokenizer port host base-model checkpoints session-timeout seed', str),
 };

@@ -11,7 +11,8 @@ import { patchKey } from '../taskpilot/validate.js';
 import { cpuSeconds } from '../util/cpu.js';
 import { UserError } from '../util/errors.js';
 import { isOneOf } from '../util/guards.js';
-import { dataDir } from '../util/paths.js';
+import { dataDir, handwrittenBugsDir } from '../util/paths.js';
+import { readHandwritten } from '../taskpilot/handwritten.js';
 import { Progress } from '../util/progress.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
@@ -24,7 +25,9 @@ valid ones as task directories.
 
   --env NAMES          environments, comma-separated, or all (required)
   --n N                candidates per environment and strategy (default 20)
-  --strategy LIST      procedural, combine, llm-modify, llm-rewrite (default procedural,combine)
+  --strategy LIST      procedural, combine, llm-modify, llm-rewrite, handwritten (default
+                       procedural,combine); handwritten validates the bugs of --bugs, issue text as instruction
+  --bugs PATH          hand-written bug files, <env>.json (default: the bundled evidence/handwritten)
   --operators LIST     restrict procedural operators (names or families)
   --workers W          validations in parallel (default: one per core, fewer if memory is short)
   --seed S             seed for every random choice (default 0)
@@ -153,6 +156,7 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
       ...(f.operators ? { operators: String(f.operators).split(',') } : {}),
       ...(llm ? { llm } : {}),
       ...(issueWriter ? { issueWriter } : {}),
+      ...(strategies.includes('handwritten') ? { handwritten: readHandwritten(stringFlag(f, 'bugs') ?? handwrittenBugsDir) } : {}),
       referenceRuns: intFlag(f['reference-runs'], '--reference-runs', 3, 1),
       candidateRuns: intFlag(f['candidate-runs'], '--candidate-runs', 2, 1),
       knownBugKeys: (env) => store.taskBugKeys(env),

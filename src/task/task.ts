@@ -6,12 +6,12 @@ import type { EnvironmentSpec } from '../env/spec.js';
 
 export const TASK_SCHEMA = 'frognano.task/v1';
 
-export type Strategy = 'procedural' | 'llm-modify' | 'llm-rewrite' | 'combine' | 'imported';
+export type Strategy = 'procedural' | 'llm-modify' | 'llm-rewrite' | 'combine' | 'imported' | 'handwritten';
 export type HintLevel = 'full' | 'symptom' | 'minimal';
 export type TestVisibility = 'visible' | 'hidden';
 
-/** The family of the operator that made a bug; `llm` for a change a model wrote. */
-export type BugFamily = 'operations' | 'control' | 'removal' | 'class' | 'llm';
+/** The family of the operator that made a bug; `llm` for a change a model wrote, `handwritten` for one a person wrote. */
+export type BugFamily = 'operations' | 'control' | 'removal' | 'class' | 'llm' | 'handwritten';
 
 /** Where and how a bug was made: recorded in the task's provenance. */
 export interface BugEdit {

@@ -12,4 +12,6 @@ export interface Candidate {
   files: Record<string, { before: string; after: string }>;
   parents?: string[];
   model?: string;
+  /** A hand-written bug's issue text: the task's instruction, in place of one written from the failing tests. */
+  issue?: string;
 }

@@ -19,9 +19,10 @@ import type { LlmGenerator } from './llm.js';
 import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
 import { EnvValidator, type CheckChange, type RejectReason } from './validate.js';
+import { handwrittenCandidate, type HandwrittenBug } from './handwritten.js';
 import { errorMessage } from '../util/errors.js';
 
-export const STRATEGIES: Strategy[] = ['procedural', 'combine', 'llm-modify', 'llm-rewrite'];
+export const STRATEGIES: Strategy[] = ['procedural', 'combine', 'llm-modify', 'llm-rewrite', 'handwritten'];
 
 export interface SynthOptions {
   envs: LoadedEnv[];
@@ -51,6 +52,8 @@ export interface SynthOptions {
   validators?: Map<string, EnvValidator>;
   /** Where a candidate's checks run (a queue's workers); in this process by default. */
   checkVia?: (built: BuiltEnv) => CheckChange;
+  /** Bugs written by hand (strategy 'handwritten'; handwritten.ts). */
+  handwritten?: readonly HandwrittenBug[];
   /** Patch keys of bugs already stored for an environment: duplicates are rejected. */
   knownBugKeys?: (env: string) => string[];
 }
@@ -146,7 +149,7 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
   const input = { envName: spec.name, language: spec.language, f2p: visible, failures: verdict.failures, hint: opts.hint };
   let instruction: string;
   try {
-    instruction = opts.issueWriter ? await llmInstruction(opts.issueWriter, input, change.bugPatch) : writeInstruction(input);
+    instruction = c.issue ?? (opts.issueWriter ? await llmInstruction(opts.issueWriter, input, change.bugPatch) : writeInstruction(input));
   } catch (err) {
     tally(stats, keys, 'infra', `the issue writer failed: ${errorMessage(err)}`);
     return null;
@@ -248,6 +251,17 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
           tally(stats, { strategy: 'procedural', operators: [a.operator], env: env.spec.name }, a.failure!);
           stats.planned++;
         }
+      }
+    }
+    if (opts.strategies.includes('handwritten')) {
+      for (const bug of opts.handwritten ?? []) {
+        if (bug.env !== env.spec.name) continue;
+        const made = handwrittenCandidate(bug, files);
+        if ('error' in made) {
+          stats.errors.push(made.error);
+          tally(stats, { strategy: 'handwritten', operators: ['handwritten'], env: env.spec.name }, 'apply-failed', made.error);
+          stats.planned++;
+        } else candidates.push(made);
       }
     }
     for (const strategy of ['llm-modify', 'llm-rewrite'] as const) {

@@ -8,6 +8,9 @@ export const packageRoot = resolve(fileURLToPath(new URL('../..', import.meta.ur
 /** The bundled starter environments. */
 export const starterEnvsDir = join(packageRoot, 'envs');
 
+/** The bundled hand-written bugs, a held-out set never trained on (docs/evidence/protocol.md). */
+export const handwrittenBugsDir = join(packageRoot, 'evidence', 'handwritten');
+
 /** The catalogue of pinned public repositories (`env add --from-catalogue`). */
 export const catalogueFile = join(packageRoot, 'catalogue', 'environments.json');
 

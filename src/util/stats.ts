@@ -37,16 +37,33 @@ export function wilson(successes: number, n: number, z = 1.96): [number, number]
  * 95% percentile-bootstrap interval over items, seeded so it is the same on
  * every run. Null without pairs.
  */
-export function pairedGain(before: number[], after: number[], seed = 1, resamples = 4000): { mean: number; low: number; high: number } | null {
-  const d = before.map((b, i) => after[i]! - b);
-  if (d.length === 0) return null;
-  const mean = d.reduce((a, b) => a + b, 0) / d.length;
+export function pairedGain(before: number[], after: number[], seed = 1, resamples = 4000): Interval | null {
+  return bootstrapMean([before.map((b, i) => after[i]! - b)], seed, resamples);
+}
+
+/** A mean with its 95% interval. */
+export interface Interval {
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * The mean of values grouped in strata (for example paired differences, one per seed, in each held-out environment)
+ * with a 95% percentile-bootstrap interval that resamples within each stratum, so every stratum keeps its size.
+ * Seeded: the same interval on every run. Null without values.
+ */
+export function bootstrapMean(strata: readonly (readonly number[])[], seed = 1, resamples = 4000): Interval | null {
+  const kept = strata.filter((s) => s.length > 0);
+  const n = kept.reduce((a, s) => a + s.length, 0);
+  if (n === 0) return null;
+  const mean = kept.reduce((a, s) => a + s.reduce((x, y) => x + y, 0), 0) / n;
   const random = rng(seed);
   const means: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    let s = 0;
-    for (let i = 0; i < d.length; i++) s += d[Math.floor(random() * d.length)]!;
-    means.push(s / d.length);
+    let sum = 0;
+    for (const s of kept) for (let i = 0; i < s.length; i++) sum += s[Math.floor(random() * s.length)]!;
+    means.push(sum / n);
   }
   means.sort((a, b) => a - b);
   return { mean, low: means[Math.floor(0.025 * resamples)]!, high: means[Math.ceil(0.975 * resamples) - 1]! };

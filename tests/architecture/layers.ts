@@ -30,5 +30,6 @@ export const LAYERS: Readonly<Record<string, number>> = {
   train: 12,
   eval: 12,
   serve: 13,
+  evidence: 13,
   cli: 14,
 };

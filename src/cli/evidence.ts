@@ -1,0 +1,99 @@
+// `frognano evidence`: the protocol that tests the central claim (docs/evidence/protocol.md), run in resumable
+// chunks, and its report: the table with intervals, the verdicts and the plots, whichever way they fall.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { allEnvironments } from '../env/registry.js';
+import { analyse } from '../evidence/analysis.js';
+import { cellsOf, parseProtocol, PROTOCOLS, type Protocol } from '../evidence/protocol.js';
+import { curvePlots, renderAnalysis } from '../evidence/report.js';
+import { readResults, runChunk } from '../evidence/run.js';
+import { selectRuntime } from '../runtime/select.js';
+import { Store } from '../store/store.js';
+import { readHandwritten } from '../taskpilot/handwritten.js';
+import { errorMessage, UserError } from '../util/errors.js';
+import { isOneOf } from '../util/guards.js';
+import { dataDir, handwrittenBugsDir } from '../util/paths.js';
+import type { CliContext } from './context.js';
+import { numberFlag, stringFlag } from './flags.js';
+
+export const EVIDENCE_HELP = `Usage: frognano evidence run|report --protocol reduced|full [options]
+
+The evidence protocol (docs/evidence/protocol.md): training runs that test
+whether the frontier curriculum teaches more than a fixed task set, leaving
+one environment out at a time, over several seeds, with the frontier's parts
+removed one at a time. Every run is resumable; "run" works until --hours is
+spent (the running training run stops after its step) and the next "run"
+picks up where it stopped. Finished runs leave runs/<cell>/result.json.
+
+  run                  run cells until the protocol is done or --hours is spent, then report
+  report               print the table, the verdicts and the plots from the results so far
+  --protocol P         reduced (under an hour on 2 cores), full (the whole protocol; its cost
+                       is in docs/evidence/protocol.md), or a protocol JSON file (other seeds,
+                       held-out environments, arms or budgets; fields as in that document)
+  --out DIR            where runs, task banks and results go (default <data-dir>/evidence/<protocol>)
+  --hours H            this invocation's time (default 2; the full protocol takes many)
+  --bugs PATH          hand-written bug files (default: the bundled evidence/handwritten)`;
+
+function protocolFlag(f: CliContext['flags']): Protocol {
+  const name = stringFlag(f, 'protocol');
+  if (!name) throw new UserError('evidence needs --protocol', 'pass --protocol reduced (under an hour) or --protocol full');
+  if (isOneOf(['reduced', 'full'] as const, name)) return PROTOCOLS[name];
+  if (!name.endsWith('.json') || !existsSync(name)) throw new UserError(`unknown protocol "${name}"`, 'use reduced, full, or a protocol JSON file');
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(name, 'utf8'));
+  } catch (err) {
+    throw new UserError(`${name} is not JSON: ${errorMessage(err)}`);
+  }
+  const p = parseProtocol(data);
+  if ('error' in p) throw new UserError(`${name} is not a protocol: ${p.error}`, 'see docs/evidence/protocol.md for the fields');
+  return p;
+}
+
+export async function evidenceCommand(ctx: CliContext): Promise<number> {
+  const f = ctx.flags;
+  const sub = ctx.positionals[0];
+  if (sub !== 'run' && sub !== 'report') throw new UserError(`evidence needs run or report${sub ? `, not "${sub}"` : ''}`);
+  const p = protocolFlag(f);
+  const dir = dataDir(stringFlag(f, 'data-dir'));
+  const outDir = resolve(stringFlag(f, 'out') ?? join(dir, 'evidence', p.name));
+  mkdirSync(outDir, { recursive: true });
+  if (sub === 'run') {
+    const store = new Store(dir);
+    const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
+    store.close();
+    for (const g of p.groups) for (const name of [g.heldOut, ...g.train]) if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`);
+    const hours = numberFlag(f.hours, '--hours', 2);
+    if (!(hours > 0)) throw new UserError('--hours must be above 0');
+    const total = cellsOf(p).length;
+    ctx.err(`evidence ${p.name}: ${total} runs; results in ${outDir}; stopping after ${hours} h (rerun to continue)`);
+    const outcome = await runChunk(p, {
+      envs,
+      runtime: selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err }),
+      outDir,
+      handwritten: readHandwritten(stringFlag(f, 'bugs') ?? handwrittenBugsDir),
+      hours,
+      log: ctx.err,
+      onTrainEvent: (cell, e) => {
+        if (e.kind === 'eval') ctx.err(`  ${cell.id}: held-out ${(100 * e.solveRate).toFixed(1)}% (${e.solved}/${e.attempts}) at ${e.rollouts} rollouts`);
+        if (e.kind === 'step')
+          ctx.err(`  ${cell.id}: step ${e.metrics.step}, ${e.metrics.rollouts}/${p.budget} rollouts, reward ${e.metrics.meanReward.toFixed(2)}`);
+      },
+    });
+    ctx.err(
+      outcome.left
+        ? `stopped after ${outcome.minutes.toFixed(1)} min with ${outcome.left} of ${outcome.total} runs left: rerun the same command to continue`
+        : `all ${outcome.total} runs done (this invocation ${outcome.minutes.toFixed(1)} min)`,
+    );
+  }
+  const results = readResults(p, outDir, ctx.err);
+  const analysis = analyse(p, results);
+  const text = renderAnalysis(p, analysis, cellsOf(p).length);
+  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ protocol: p, analysis, results }, null, 2));
+  writeFileSync(join(outDir, 'report.txt'), `${text}\n`);
+  const plots = curvePlots(p, results);
+  for (const [name, svg] of Object.entries(plots)) writeFileSync(join(outDir, name), svg);
+  ctx.out(f.json ? JSON.stringify({ analysis, results: results.length }) : text);
+  ctx.err(`wrote ${join(outDir, 'report.txt')}, results.json${Object.keys(plots).length ? ` and ${Object.keys(plots).join(', ')}` : ''}`);
+  return 0;
+}

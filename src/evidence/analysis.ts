@@ -1,0 +1,136 @@
+// The protocol's analysis (docs/evidence/protocol.md): per arm, the final held-out solve rate and the hand-written
+// solve rate with stratified bootstrap intervals; paired differences from the frontier over (held-out environment,
+// seed); rollouts each arm needed to reach the static curriculum's final rate; and a verdict on each hypothesis.
+import { bootstrapMean, type Interval } from '../util/stats.js';
+import { finalRate, handwrittenRate, type CellResult } from './result.js';
+import type { Protocol } from './protocol.js';
+
+/** The smallest gain in final held-out solve rate (absolute) the claim needs: an interval wholly below it refutes it. */
+export const MARGIN = 0.03;
+
+export interface ArmRow {
+  arm: string;
+  runs: number;
+  final: Interval | null;
+  /** Arm minus frontier, paired by (held-out environment, seed). */
+  vsFrontier: Interval | null;
+  handwritten: Interval | null;
+  handwrittenVsFrontier: Interval | null;
+  /** Runs that reached their pair's static final rate, and the median rollouts they took. */
+  reached: number;
+  medianRollouts: number | null;
+  nonDegenerate: number;
+  minutes: number;
+}
+
+export type Verdict = 'supported' | 'refuted' | 'not shown';
+
+export interface Analysis {
+  rows: ArmRow[];
+  /** Frontier minus static and minus uniform in final held-out solve rate, and the verdicts. */
+  h1: { vs: string; gain: Interval | null; verdict: Verdict }[];
+  /** Frontier over static rollouts to reach static's final rate (paired; below 1: fewer). */
+  h2: { ratio: Interval | null; pairs: number; verdict: Verdict };
+  cells: number;
+  totalMinutes: number;
+}
+
+const key = (r: CellResult) => `${r.heldOutEnv}/${r.seed}`;
+/** The untrained policy's held-out solve rate (a run's first point). */
+const untrained = (r: CellResult) => r.heldOut[0]?.solveRate ?? 0;
+
+/** Values per held-out environment (the strata): seeds resample within their environment. */
+function strata(results: CellResult[], value: (r: CellResult) => number | null): number[][] {
+  const by = new Map<string, number[]>();
+  for (const r of results) {
+    const v = value(r);
+    if (v !== null) by.set(r.heldOutEnv, [...(by.get(r.heldOutEnv) ?? []), v]);
+  }
+  return [...by.values()];
+}
+
+/** Rollouts until a run's held-out solve rate first reached `goal` (null: never). */
+export function rolloutsToReach(r: CellResult, goal: number): number | null {
+  return r.heldOut.find((p) => p.solveRate >= goal - 1e-9)?.rollouts ?? null;
+}
+
+/** Refuted first: an interval wholly below the margin leaves no gain the claim needs, even one surely above zero. */
+function verdict(gain: Interval | null): Verdict {
+  if (!gain) return 'not shown';
+  if (gain.high < MARGIN) return 'refuted';
+  if (gain.low > 0) return 'supported';
+  return 'not shown';
+}
+
+export function analyse(p: Protocol, results: CellResult[]): Analysis {
+  const pairOf = new Map<string, Map<string, CellResult>>();
+  for (const r of results) pairOf.set(key(r), (pairOf.get(key(r)) ?? new Map<string, CellResult>()).set(r.arm, r));
+  const frontierOf = (r: CellResult) => pairOf.get(key(r))?.get('frontier');
+  // The goal is static's final rate, where static got above the untrained policy's: otherwise there is nothing to reach.
+  const goalOf = (r: CellResult) => {
+    const s = pairOf.get(key(r))?.get('static');
+    return s && finalRate(s) > untrained(s) ? finalRate(s) : null;
+  };
+  const rows: ArmRow[] = p.arms
+    .map((a) => a.name)
+    .filter((arm) => results.some((r) => r.arm === arm))
+    .map((arm) => {
+      const runs = results.filter((r) => r.arm === arm);
+      const diff = (f: (r: CellResult) => number) => (r: CellResult) => {
+        const fr = frontierOf(r);
+        return fr && arm !== 'frontier' ? f(r) - f(fr) : null;
+      };
+      const reach = runs.map((r) => {
+        const goal = goalOf(r);
+        return goal === null ? null : rolloutsToReach(r, goal);
+      });
+      const got = reach.filter((x): x is number => x !== null).sort((a, b) => a - b);
+      const scoredHw = runs.filter((r) => r.handwritten.attempts > 0);
+      return {
+        arm,
+        runs: runs.length,
+        final: bootstrapMean(strata(runs, finalRate)),
+        vsFrontier: bootstrapMean(strata(runs, diff(finalRate))),
+        handwritten: bootstrapMean(strata(scoredHw, handwrittenRate)),
+        handwrittenVsFrontier: bootstrapMean(strata(scoredHw, diff(handwrittenRate))),
+        reached: got.length,
+        medianRollouts: got.length ? got[Math.floor((got.length - 1) / 2)]! : null,
+        nonDegenerate:
+          runs.reduce((a, r) => a + (r.groups - r.degenerate), 0) /
+          Math.max(
+            1,
+            runs.reduce((a, r) => a + r.groups, 0),
+          ),
+        minutes: runs.reduce((a, r) => a + r.minutes, 0),
+      };
+    });
+  const frontierRuns = results.filter((r) => r.arm === 'frontier');
+  const h1 = ['static', 'uniform'].map((vs) => {
+    const gain = bootstrapMean(
+      strata(frontierRuns, (r) => {
+        const other = pairOf.get(key(r))?.get(vs);
+        return other ? finalRate(r) - finalRate(other) : null;
+      }),
+    );
+    return { vs, gain, verdict: verdict(gain) };
+  });
+  // H2: how many rollouts the frontier needs to reach static's final rate, as a share of what static needed (its last point).
+  const ratios = strata(frontierRuns, (r) => {
+    const s = pairOf.get(key(r))?.get('static');
+    const goal = goalOf(r);
+    if (!s || goal === null) return null;
+    const mine = rolloutsToReach(r, goal);
+    const theirs = rolloutsToReach(s, goal);
+    // Never reached within the budget: counted as the whole budget, the best case it could still have had.
+    return theirs ? (mine ?? p.budget) / theirs : null;
+  });
+  const ratio = bootstrapMean(ratios);
+  const h2Verdict: Verdict = !ratio ? 'not shown' : ratio.high < 1 ? 'supported' : ratio.low >= 1 ? 'refuted' : 'not shown';
+  return {
+    rows,
+    h1,
+    h2: { ratio, pairs: ratios.reduce((a, s) => a + s.length, 0), verdict: h2Verdict },
+    cells: results.length,
+    totalMinutes: results.reduce((a, r) => a + r.minutes, 0),
+  };
+}

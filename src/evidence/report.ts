@@ -1,0 +1,95 @@
+// The protocol's results as people read them: a table with intervals, the hypotheses' verdicts, the cost, and plots
+// of the held-out solve rate against rollouts per held-out environment (SVG). Printed whichever way they fall.
+import { linePlot, type Series } from '../util/svg-plot.js';
+import type { Interval } from '../util/stats.js';
+import { table } from '../util/table.js';
+import { MARGIN, type Analysis } from './analysis.js';
+import type { CellResult } from './result.js';
+import type { Protocol } from './protocol.js';
+
+const pts = (x: number) => (100 * x).toFixed(1);
+/** `35.0% [30.1, 39.8]`. */
+export function interval(i: Interval | null, signed = false): string {
+  if (!i) return '-';
+  const sign = (x: number) => (signed && x > 0 ? '+' : '');
+  return `${sign(i.mean)}${pts(i.mean)}${signed ? ' pts' : '%'} [${sign(i.low)}${pts(i.low)}, ${sign(i.high)}${pts(i.high)}]`;
+}
+
+export function renderAnalysis(p: Protocol, a: Analysis, total: number): string {
+  const rows = a.rows.map((r) => [
+    r.arm,
+    r.runs,
+    interval(r.final),
+    interval(r.vsFrontier, true),
+    interval(r.handwritten),
+    interval(r.handwrittenVsFrontier, true),
+    r.medianRollouts === null ? `never (0/${r.runs})` : `${r.medianRollouts} (${r.reached}/${r.runs} runs)`,
+    `${pts(r.nonDegenerate)}%`,
+    `${(r.minutes / Math.max(1, r.runs)).toFixed(1)} min`,
+  ]);
+  const lines = [
+    `protocol ${p.name}: ${a.cells}/${total} runs finished, ${(a.totalMinutes / 60).toFixed(2)} h of runs so far`,
+    `held-out: ${p.groups.map((g) => g.heldOut).join(', ')}; seeds ${p.seeds.join(',')}; ${p.budget} rollouts per run; ${p.evalTasks} held-out tasks x ${p.evalAttempts} attempts per evaluation`,
+    '',
+    table(
+      [
+        'arm',
+        'runs',
+        'final held-out solve rate [95% CI]',
+        'minus frontier (paired)',
+        'hand-written solve rate',
+        'minus frontier (paired)',
+        "rollouts to static's final (median)",
+        'non-degenerate groups',
+        'wall per run',
+      ],
+      rows,
+    ),
+    '',
+    ...a.h1.map(
+      (h) =>
+        `H1 frontier vs ${h.vs}, final held-out solve rate, frontier minus ${h.vs}: ${interval(h.gain, true)} -> ${h.verdict} (refuted when the interval lies below +${pts(MARGIN)} pts)`,
+    ),
+    `H2 rollouts the frontier needs to reach static's final rate, over static's own (paired, ${a.h2.pairs} pairs where static gained): ${
+      a.h2.ratio ? `${a.h2.ratio.mean.toFixed(2)} [${a.h2.ratio.low.toFixed(2)}, ${a.h2.ratio.high.toFixed(2)}]` : '-'
+    } -> ${a.h2.verdict}`,
+    'intervals: 95% percentile bootstrap, seeds resampled within each held-out environment (4000 resamples, seed 1)',
+  ];
+  return lines.join('\n');
+}
+
+/** One SVG per held-out environment: each run faint, each arm's mean over seeds bold, against rollouts. */
+export function curvePlots(p: Protocol, results: CellResult[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const g of p.groups) {
+    const series: Series[] = [];
+    for (const arm of p.arms) {
+      const runs = results.filter((r) => r.heldOutEnv === g.heldOut && r.arm === arm.name);
+      if (runs.length === 0) continue;
+      for (const r of runs)
+        series.push({
+          name: `${arm.name} seed ${r.seed}`,
+          group: arm.name,
+          faint: true,
+          points: r.heldOut.map((q): [number, number] => [q.rollouts, q.solveRate]),
+        });
+      const n = Math.min(...runs.map((r) => r.heldOut.length));
+      const mean = (f: (i: number, r: CellResult) => number, i: number) => runs.reduce((s, r) => s + f(i, r), 0) / runs.length;
+      series.push({
+        name: `${arm.name} (mean of ${runs.length})`,
+        group: arm.name,
+        bold: true,
+        points: Array.from({ length: n }, (_, i): [number, number] => [mean((k, r) => r.heldOut[k]!.rollouts, i), mean((k, r) => r.heldOut[k]!.solveRate, i)]),
+      });
+    }
+    if (series.length)
+      out[`held-out-${g.heldOut}.svg`] = linePlot({
+        title: `Held-out ${g.heldOut}: solve rate against rollouts (trained on ${g.train.join(', ')})`,
+        xLabel: 'training rollouts (probes included)',
+        yLabel: `held-out solve rate (${p.evalTasks} tasks x ${p.evalAttempts})`,
+        series,
+        yDomain: [0, 1],
+      });
+  }
+  return out;
+}

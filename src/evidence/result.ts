@@ -1,0 +1,46 @@
+// What a finished cell of the protocol leaves behind (runs/<cell>/result.json): enough to redo the analysis without
+// rerunning anything.
+import type { StopReason } from '../train/state.js';
+import { isRecord } from '../util/guards.js';
+
+export interface CellPoint {
+  step: number;
+  rollouts: number;
+  solveRate: number;
+  solved?: number;
+  attempts?: number;
+  reach?: number;
+}
+
+export interface CellResult {
+  schema: 'frognano.evidence-cell/v1';
+  cell: string;
+  heldOutEnv: string;
+  arm: string;
+  seed: number;
+  /** Rollouts spent on training, probes included (held-out evaluations are not). */
+  rollouts: number;
+  stop: StopReason;
+  /** The held-out solve rate (and the embedded policy's reach) at each evaluation, the untrained policy first. */
+  heldOut: CellPoint[];
+  final: { solved: number; attempts: number };
+  /** The final policy on the hand-written bugs of the group's environments: passes of attempts, and passes per task. */
+  handwritten: { solved: number; attempts: number; byTask: Record<string, number> };
+  groups: number;
+  degenerate: number;
+  /** Wall-clock minutes of the run and its hand-written scoring, over all invocations. */
+  minutes: number;
+}
+
+export function isCellResult(x: unknown): x is CellResult {
+  if (!isRecord(x) || x.schema !== 'frognano.evidence-cell/v1') return false;
+  const numbers = ['seed', 'rollouts', 'groups', 'degenerate', 'minutes'].every((k) => typeof x[k] === 'number');
+  const strings = ['cell', 'heldOutEnv', 'arm', 'stop'].every((k) => typeof x[k] === 'string');
+  const counts = (v: unknown) => isRecord(v) && typeof v.solved === 'number' && typeof v.attempts === 'number';
+  const points = Array.isArray(x.heldOut) && x.heldOut.every((p) => isRecord(p) && typeof p.rollouts === 'number' && typeof p.solveRate === 'number');
+  return numbers && strings && points && counts(x.final) && counts(x.handwritten);
+}
+
+/** A cell's final held-out solve rate (passes over scored attempts). */
+export const finalRate = (r: CellResult): number => (r.final.attempts ? r.final.solved / r.final.attempts : 0);
+export const handwrittenRate = (r: CellResult): number => (r.handwritten.attempts ? r.handwritten.solved / r.handwritten.attempts : 0);

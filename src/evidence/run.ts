@@ -1,0 +1,171 @@
+// Running a protocol in chunks: each cell is a training run in its own directory (resumable step by step), then its
+// hand-written score; a finished cell leaves result.json and is never run again. A chunk stops at its time limit
+// (the running cell checkpoints and stops after its step) and the next invocation picks up where it stopped.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildEnvironment } from '../env/build.js';
+import type { LoadedEnv } from '../env/load.js';
+import type { ResultReuse } from '../grading/reuse.js';
+import { EmbeddedLearner } from '../policy/learner.js';
+import { rolloutWithRetry } from '../rl/rollout.js';
+import type { Learner } from '../rl/contract.js';
+import type { Runtime } from '../runtime/types.js';
+import { readTasks } from '../task/io.js';
+import type { Task } from '../task/task.js';
+import type { HandwrittenBug } from '../taskpilot/handwritten.js';
+import { synthesize } from '../taskpilot/synth.js';
+import type { TrainConfig } from '../train/config.js';
+import { solveRate } from '../train/heldout.js';
+import { train, type TrainEvent } from '../train/trainer.js';
+import { deriveSeed } from '../util/rng.js';
+import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
+import { isCellResult, type CellResult } from './result.js';
+
+export interface EvidenceDeps {
+  envs: Map<string, LoadedEnv>;
+  runtime: Runtime;
+  /** Where every cell's run, the shared task banks and the results go. */
+  outDir: string;
+  /** The hand-written bugs (scored when the protocol asks for them). */
+  handwritten: readonly HandwrittenBug[];
+  reuse?: ResultReuse;
+  /** This invocation's time: no cell starts after it, and the running one stops at its next step boundary. */
+  hours: number;
+  /** A learner for a cell (the embedded policy by default; the language-model learner for the LM protocol). */
+  learner?: (cfg: TrainConfig) => Learner<unknown>;
+  log: (line: string) => void;
+  onTrainEvent?: (cell: Cell, e: TrainEvent) => void;
+}
+
+export interface ChunkOutcome {
+  results: CellResult[];
+  total: number;
+  /** Cells left for a later invocation. */
+  left: number;
+  minutes: number;
+}
+
+export const resultPath = (outDir: string, cell: Cell) => join(outDir, 'runs', cell.id, 'result.json');
+
+/** Results of the cells finished so far (a malformed file is skipped and reported). */
+export function readResults(p: Protocol, outDir: string, log: (line: string) => void = () => {}): CellResult[] {
+  const out: CellResult[] = [];
+  for (const cell of cellsOf(p)) {
+    const path = resultPath(outDir, cell);
+    if (!existsSync(path)) continue;
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (isCellResult(data)) out.push(data);
+    else log(`${path} is not a cell result of this version: that cell will run again`);
+  }
+  return out;
+}
+
+export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOutcome> {
+  const t0 = performance.now();
+  const leftMin = () => deps.hours * 60 - (performance.now() - t0) / 60_000;
+  const cells = cellsOf(p);
+  const results = readResults(p, deps.outDir, deps.log);
+  const done = new Set(results.map((r) => r.cell));
+  for (const cell of cells) {
+    if (done.has(cell.id)) continue;
+    if (leftMin() <= 0) break;
+    deps.log(`cell ${cells.indexOf(cell) + 1}/${cells.length}: ${cell.id} (${done.size} done)`);
+    const result = await runCell(p, cell, deps, leftMin());
+    if (!result) break; // stopped by the chunk's time: resumes next invocation
+    writeFileSync(resultPath(deps.outDir, cell), JSON.stringify(result, null, 2));
+    results.push(result);
+    done.add(cell.id);
+  }
+  return { results, total: cells.length, left: cells.length - done.size, minutes: (performance.now() - t0) / 60_000 };
+}
+
+/** One cell: its training run (resumed when it has a state), then the final policy on the hand-written bugs. Null when stopped by time. */
+async function runCell(p: Protocol, cell: Cell, deps: EvidenceDeps, minutesLeft: number): Promise<CellResult | null> {
+  // A fraction of a minute left still makes one step: the time limit counts from the invocation.
+  const cfg = cellConfig(p, cell, Math.max(0.01, minutesLeft));
+  const runDir = join(deps.outDir, 'runs', cell.id);
+  const bankDir = join(deps.outDir, 'banks', cell.group.heldOut);
+  const learner = deps.learner?.(cfg) ?? new EmbeddedLearner(cfg);
+  const state = await train(cfg, {
+    envs: deps.envs,
+    runtime: deps.runtime,
+    dataDir: deps.outDir,
+    runDir,
+    bankDir,
+    runName: `evidence-${cell.id}`,
+    learner,
+    ...(deps.reuse ? { reuse: deps.reuse } : {}),
+    onEvent: (e) => deps.onTrainEvent?.(cell, e),
+  });
+  if (state.stop === 'time-limit') return null;
+  const t1 = performance.now();
+  const handwritten = p.handwrittenAttempts > 0 ? await scoreHandwritten(p, cell, cfg, learner, deps) : { solved: 0, attempts: 0, byTask: {} };
+  const last = state.heldOut.at(-1);
+  return {
+    schema: 'frognano.evidence-cell/v1',
+    cell: cell.id,
+    heldOutEnv: cell.group.heldOut,
+    arm: cell.arm.name,
+    seed: cell.seed,
+    rollouts: state.rolloutsUsed,
+    stop: state.stop ?? 'steps',
+    heldOut: state.heldOut.map(({ reachByTask: _, ...point }) => point),
+    final: { solved: last?.solved ?? 0, attempts: last?.attempts ?? 0 },
+    handwritten,
+    groups: state.groups.total,
+    degenerate: state.groups.degenerate,
+    minutes: (state.elapsedMs + performance.now() - t1) / 60_000,
+  };
+}
+
+/** The hand-written bugs of the group's environments as tasks, validated once into a bank every cell shares. */
+async function handwrittenTasks(cell: Cell, deps: EvidenceDeps): Promise<Task[]> {
+  const envNames = [cell.group.heldOut, ...cell.group.train];
+  const dir = join(deps.outDir, 'banks', 'handwritten');
+  mkdirSync(dir, { recursive: true });
+  const have = readTasks(dir);
+  const missing = envNames.filter((e) => !existsSync(join(dir, `.${e}.done`)));
+  if (missing.length) {
+    deps.log(`validating the hand-written bugs of ${missing.join(', ')}`);
+    const stats = await synthesize({
+      envs: missing.map((e) => deps.envs.get(e)!),
+      n: 0,
+      strategies: ['handwritten'],
+      handwritten: deps.handwritten,
+      workers: 2,
+      seed: 0,
+      hint: 'symptom',
+      visibility: 'visible',
+      outDir: dir,
+      dataDir: deps.outDir,
+      runtime: deps.runtime,
+    });
+    for (const r of stats.rejections) deps.log(`hand-written bug rejected: ${r.env} ${r.outcome}: ${r.detail}`);
+    for (const e of missing) writeFileSync(join(dir, `.${e}.done`), '');
+    have.push(...stats.tasks);
+  }
+  return have.filter((t) => envNames.includes(t.env.name)).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function scoreHandwritten(p: Protocol, cell: Cell, cfg: TrainConfig, learner: Learner<unknown>, deps: EvidenceDeps): Promise<CellResult['handwritten']> {
+  const tasks = await handwrittenTasks(cell, deps);
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const byTask: Record<string, number> = {};
+  const builts = new Map<string, ReturnType<typeof buildEnvironment>>();
+  const policy = learner.policy();
+  const got = await solveRate(
+    tasks.map((t) => t.id),
+    { ...cfg, evalRollouts: p.handwrittenAttempts },
+    (id) => byId.get(id),
+    async (task, seed) => {
+      let built = builts.get(task.env.name);
+      if (!built) builts.set(task.env.name, (built = buildEnvironment(deps.envs.get(task.env.name)!, { dataDir: deps.outDir, runtime: deps.runtime })));
+      const ctx = { built: await built, runtime: deps.runtime, dataDir: deps.outDir, ...(deps.reuse ? { reuse: deps.reuse } : {}) };
+      const res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
+      if (res.reward !== null) byTask[task.id] = (byTask[task.id] ?? 0) + (res.reward >= 0.5 ? 1 : 0);
+      return res;
+    },
+    () => {},
+  );
+  return { solved: got.solved, attempts: got.attempts, byTask };
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyse, rolloutsToReach } from '../../src/evidence/analysis.js';
+import { cellsOf, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
+import { isCellResult, type CellResult } from '../../src/evidence/result.js';
+import { bootstrapMean, pairedGain } from '../../src/util/stats.js';
+
+const protocol: Protocol = {
+  ...PROTOCOLS.reduced,
+  arms: PROTOCOLS.full.arms.filter((a) => ['frontier', 'static', 'uniform'].includes(a.name)),
+  seeds: [1, 2, 3, 4, 5],
+};
+
+/** A finished cell whose held-out rate climbs from `start` to `end` (solved of 100 attempts), reaching it at `at` rollouts. */
+function cell(heldOutEnv: string, arm: string, seed: number, start: number, end: number, at = 300): CellResult {
+  return {
+    schema: 'frognano.evidence-cell/v1',
+    cell: `${heldOutEnv}.${arm}.s${seed}`,
+    heldOutEnv,
+    arm,
+    seed,
+    rollouts: 300,
+    stop: 'budget',
+    heldOut: [
+      { step: 0, rollouts: 0, solveRate: start, solved: start * 100, attempts: 100 },
+      { step: 6, rollouts: at, solveRate: end, solved: end * 100, attempts: 100 },
+      { step: 19, rollouts: 300, solveRate: end, solved: end * 100, attempts: 100 },
+    ],
+    final: { solved: end * 100, attempts: 100 },
+    handwritten: { solved: 1, attempts: 10, byTask: {} },
+    groups: 10,
+    degenerate: 2,
+    minutes: 10,
+  };
+}
+
+describe('evidence analysis', () => {
+  it('a frontier ahead of static on every pair: H1 supported, with the paired gain and its interval', () => {
+    const results = ['md-tokens', 'lru-cache'].flatMap((env) =>
+      protocol.seeds.flatMap((s) => [cell(env, 'frontier', s, 0.2, 0.4 + s / 100, 100), cell(env, 'static', s, 0.2, 0.3), cell(env, 'uniform', s, 0.2, 0.2)]),
+    );
+    const a = analyse(protocol, results);
+    const vsStatic = a.h1.find((h) => h.vs === 'static')!;
+    assert.equal(vsStatic.verdict, 'supported');
+    assert.ok(Math.abs(vsStatic.gain!.mean - 0.13) < 1e-9, String(vsStatic.gain!.mean));
+    assert.ok(vsStatic.gain!.low > 0.1 && vsStatic.gain!.high < 0.16);
+    // Frontier reached static's final (0.3) at 100 rollouts, static at 300: a third of the rollouts.
+    assert.equal(a.h2.verdict, 'supported');
+    assert.ok(Math.abs(a.h2.ratio!.mean - 1 / 3) < 1e-9);
+    assert.equal(a.h2.pairs, 10);
+    const staticRow = a.rows.find((r) => r.arm === 'static')!;
+    assert.ok(Math.abs(staticRow.vsFrontier!.mean + 0.13) < 1e-9);
+    assert.equal(staticRow.runs, 10);
+    assert.equal(staticRow.nonDegenerate, 0.8);
+  });
+
+  it('a frontier level with static, tightly measured: H1 refuted (the interval lies below the margin)', () => {
+    const results = ['md-tokens', 'lru-cache'].flatMap((env) =>
+      protocol.seeds.flatMap((s) => [cell(env, 'frontier', s, 0.2, 0.3 + (s % 2) / 100), cell(env, 'static', s, 0.2, 0.3)]),
+    );
+    const h = analyse(protocol, results).h1.find((x) => x.vs === 'static')!;
+    assert.equal(h.verdict, 'refuted');
+  });
+
+  it('noisy pairs that straddle zero: not shown either way', () => {
+    const results = ['md-tokens'].flatMap((env) =>
+      protocol.seeds.flatMap((s) => [cell(env, 'frontier', s, 0.2, s % 2 ? 0.5 : 0.1), cell(env, 'static', s, 0.2, 0.3)]),
+    );
+    assert.equal(analyse(protocol, results).h1.find((x) => x.vs === 'static')!.verdict, 'not shown');
+  });
+
+  it('rollouts to reach a rate: the first evaluation at or above it, null when never', () => {
+    const r = cell('md-tokens', 'frontier', 1, 0.2, 0.4, 120);
+    assert.equal(rolloutsToReach(r, 0.2), 0);
+    assert.equal(rolloutsToReach(r, 0.4), 120);
+    assert.equal(rolloutsToReach(r, 0.5), null);
+    assert.ok(isCellResult(r));
+    assert.ok(!isCellResult({ ...r, final: null }));
+  });
+});
+
+describe('stratified bootstrap', () => {
+  it('is the plain paired bootstrap for one stratum, and resamples within strata', () => {
+    const before = [0.1, 0.2, 0.3, 0.4];
+    const after = [0.2, 0.2, 0.5, 0.3];
+    assert.deepEqual(pairedGain(before, after), bootstrapMean([after.map((a, i) => a - before[i]!)]));
+    // Two strata of constant values: every resample keeps each stratum's size, so the interval is a point.
+    const b = bootstrapMean([
+      [1, 1, 1],
+      [0, 0],
+    ])!;
+    assert.equal(b.mean, 0.6);
+    assert.equal(b.low, 0.6);
+    assert.equal(b.high, 0.6);
+    assert.equal(bootstrapMean([[], []]), null);
+  });
+});
+
+describe('protocols', () => {
+  it('the full protocol: four held-out environments (two JavaScript, two Python), five seeds, every ablation', () => {
+    const full = PROTOCOLS.full;
+    assert.equal(full.groups.length, 4);
+    assert.ok(full.seeds.length >= 5 && full.evalTasks >= 40 && full.evalAttempts >= 4);
+    for (const a of ['restock', 'weighting', 'controller', 'probe', 'replay'])
+      assert.ok(
+        full.arms.some((x) => x.ablate.includes(a as never)),
+        a,
+      );
+    const ids = cellsOf(full).map((c) => c.id);
+    assert.equal(new Set(ids).size, ids.length);
+    // Seed by seed: the first cells are all of seed 1.
+    assert.ok(
+      cellsOf(full)
+        .slice(0, full.arms.length)
+        .every((c) => c.seed === 1),
+    );
+  });
+
+  it('a protocol file is checked, each problem named', () => {
+    const ok = parseProtocol({ ...PROTOCOLS.reduced });
+    assert.ok(!('error' in ok));
+    const bad = (x: unknown) => {
+      const got = parseProtocol(x);
+      assert.ok('error' in got);
+      return got.error;
+    };
+    assert.match(bad({ ...PROTOCOLS.reduced, seeds: [] }), /seeds/);
+    assert.match(bad({ ...PROTOCOLS.reduced, groups: [{ heldOut: 'a', train: ['a', 'b'] }] }), /both trained on and held out/);
+    assert.match(bad({ ...PROTOCOLS.reduced, arms: [{ name: 'static', curriculum: 'static', ablate: [] }] }), /frontier/);
+    assert.match(bad({ ...PROTOCOLS.reduced, arms: [{ name: 'frontier', curriculum: 'static', ablate: ['probe'] }] }), /ablations apply/);
+    assert.match(bad({ ...PROTOCOLS.reduced, budget: -1 }), /budget/);
+  });
+});
