@@ -14,11 +14,17 @@ import { isRecord } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
-import { stringFlag } from './flags.js';
+import { intFlag, stringFlag, workersFlag } from './flags.js';
+import { AUDIT_DEFAULTS, auditTasks } from '../taskpilot/audit.js';
+import { loadState } from '../train/state.js';
+import { percent, rate } from '../util/stats.js';
 
 export const TASK_HELP = `Usage:
   frognano task list [--tasks DIR]
   frognano task validate <task-dir|tasks-dir>        re-validate tasks from their directories
+  frognano task audit [<tasks-dir>] [--run NAME|DIR] [--sample 30] [--runs 5] [--seed 1]
+      re-validate a random sample of accepted tasks (a run's admitted ones with --run) with more
+      runs, check them for leaks, and bound the share of invalid or leaking tasks (95% Wilson)
   frognano task export --format swebench|swesmith|harbor [--tasks DIR] --out FILE|DIR
   frognano task import <file.jsonl> --format swebench|swesmith [--env NAME] [--out DIR]
 
@@ -67,6 +73,54 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
           ctx.out(`${r.ok ? 'VALID  ' : 'INVALID'} ${t.id}  ${detail}`);
         }
         return failed === 0 ? 0 : 1;
+      }
+      case 'audit': {
+        const run = flag('run');
+        // A run's name, or its directory (an evidence cell's, whose tasks are in the protocol's bank).
+        const runDir = run && existsSync(join(run, 'state.json')) ? run : run && join(dir, 'runs', run);
+        let tasks = readTasks(rest[0] ?? (runDir ? join(runDir, 'tasks') : tasksDir));
+        if (runDir) {
+          const state = loadState(runDir);
+          if (!state) throw new UserError(`no run "${run}" in ${dir}`, 'pass the --run a train command used (or its directory), or a tasks directory');
+          // Accepted: admitted by the probe (active) or trained on until solved (retired).
+          const accepted = new Set(state.pool.entries.filter((e) => e.state === 'active' || e.state === 'retired').map((e) => e.taskId));
+          tasks = tasks.filter((t) => accepted.has(t.id));
+        }
+        if (tasks.length === 0) throw new UserError('no accepted task to audit', 'pass a tasks directory or a run that admitted tasks');
+        const rt = runtime();
+        const builts = new Map<string, ReturnType<typeof taskEnvironment>>();
+        const opts = {
+          sample: intFlag(flag('sample'), '--sample', AUDIT_DEFAULTS.sample, 1),
+          runs: intFlag(flag('runs'), '--runs', AUDIT_DEFAULTS.runs, 1),
+          seed: intFlag(flag('seed'), '--seed', AUDIT_DEFAULTS.seed),
+          workers: workersFlag(ctx.flags.workers, ctx.err),
+        };
+        ctx.err(`auditing ${Math.min(opts.sample, tasks.length)} of ${tasks.length} accepted tasks, ${opts.runs} clean and ${opts.runs} broken runs each`);
+        const report = await auditTasks(
+          tasks,
+          (t) => {
+            const key = `${t.env.name}@${t.env.hash}`;
+            if (!builts.has(key)) builts.set(key, taskEnvironment(t, store, dir, rt));
+            return builts.get(key)!;
+          },
+          rt,
+          dir,
+          opts,
+          (e, done, total) => ctx.err(`[${done}/${total}] ${e.outcome.toUpperCase().padEnd(7)} ${e.taskId}  ${e.detail}`),
+        );
+        const n = report.entries.length;
+        const share = (k: number, i: [number, number]) => `${rate(k, n)}, 95% interval ${percent(i[0])} to ${percent(i[1])}`;
+        ctx.out(
+          ctx.flags.json
+            ? JSON.stringify(report)
+            : [
+                `audited ${n} of ${report.pool} accepted tasks (seed ${opts.seed}, ${opts.runs}+${opts.runs} runs each)`,
+                `invalid: ${share(report.invalid, report.invalidShare)}`,
+                `leaking: ${share(report.leaking, report.leakingShare)}`,
+                `invalid or leaking: ${share(report.invalid + report.leaking, report.badShare)}`,
+              ].join('\n'),
+        );
+        return report.invalid + report.leaking === 0 ? 0 : 1;
       }
       case 'export': {
         const format = flag('format');
@@ -119,7 +173,10 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
         return 0;
       }
       default:
-        throw new UserError(sub ? `unknown task command "${sub}"` : 'missing task command', 'use list, validate, export or import (frognano task --help)');
+        throw new UserError(
+          sub ? `unknown task command "${sub}"` : 'missing task command',
+          'use list, validate, audit, export or import (frognano task --help)',
+        );
     }
   } finally {
     store.close();
