@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { analyse } from '../evidence/analysis.js';
 import { cellsOf, parseProtocol, PROTOCOLS, type Protocol } from '../evidence/protocol.js';
-import { curvePlots, renderAnalysis } from '../evidence/report.js';
+import { curvePlots, forgettingPlot, renderAnalysis } from '../evidence/report.js';
 import { readResults, runChunk } from '../evidence/run.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
@@ -92,6 +92,8 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
   writeFileSync(join(outDir, 'results.json'), JSON.stringify({ protocol: p, analysis, results }, null, 2));
   writeFileSync(join(outDir, 'report.txt'), `${text}\n`);
   const plots = curvePlots(p, results);
+  const forgetting = forgettingPlot(p, results);
+  if (forgetting) plots['forgetting.svg'] = forgetting;
   for (const [name, svg] of Object.entries(plots)) writeFileSync(join(outDir, name), svg);
   ctx.out(f.json ? JSON.stringify({ analysis, results: results.length }) : text);
   ctx.err(`wrote ${join(outDir, 'report.txt')}, results.json${Object.keys(plots).length ? ` and ${Object.keys(plots).join(', ')}` : ''}`);

@@ -77,6 +77,9 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --target P           target pass rate (default ${D.target})
   --eval-tasks N       held-out tasks per held-out environment (default ${D.evalTasks})
   --eval-attempts N    attempts per held-out task at each evaluation (default ${D.evalRollouts})
+  --forgetting N       at each held-out evaluation, try N training tasks solved earlier again
+                       and record the share still solved (default ${D.forgetting}: off; not counted
+                       in the budget)
   --eval-every N       held-out evaluation every N steps, and at the start and end (default ${D.evalEvery})
   --time-limit MIN     stop after the step that passes MIN minutes of this invocation; rerun
                        to continue (default ${D.timeLimitMin}; 0 = none)
@@ -147,6 +150,7 @@ export function trainConfig(f: CliContext['flags'], say: (line: string) => void 
     target: numberFlag(f.target, '--target', D.target),
     evalTasks: intFlag(f['eval-tasks'], '--eval-tasks', D.evalTasks),
     evalRollouts: intFlag(f['eval-attempts'], '--eval-attempts', D.evalRollouts, 1),
+    forgetting: intFlag(f.forgetting, '--forgetting', D.forgetting),
     evalEvery: Math.max(1, intFlag(f['eval-every'], '--eval-every', D.evalEvery)),
     timeLimitMin: numberFlag(f['time-limit'], '--time-limit', D.timeLimitMin),
   };

@@ -20,6 +20,8 @@ export interface ArmRow {
   reached: number;
   medianRollouts: number | null;
   nonDegenerate: number;
+  /** Re-tries of earlier solved tasks still solved, of those tried (forgetting; 0 of 0 when not tracked). */
+  stillSolved: { solved: number; tried: number };
   minutes: number;
 }
 
@@ -95,6 +97,10 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
         handwrittenVsFrontier: bootstrapMean(strata(scoredHw, diff(handwrittenRate))),
         reached: got.length,
         medianRollouts: got.length ? got[Math.floor((got.length - 1) / 2)]! : null,
+        stillSolved: {
+          solved: runs.reduce((a, r) => a + (r.forgetting ?? []).reduce((s, f) => s + f.solved, 0), 0),
+          tried: runs.reduce((a, r) => a + (r.forgetting ?? []).reduce((s, f) => s + f.tried, 0), 0),
+        },
         nonDegenerate:
           runs.reduce((a, r) => a + (r.groups - r.degenerate), 0) /
           Math.max(

@@ -27,6 +27,8 @@ export interface Protocol {
   evalTasks: number;
   evalAttempts: number;
   evalEvery: number;
+  /** Training tasks solved earlier tried again at each held-out evaluation (forgetting; 0: not tracked). */
+  forgetting: number;
   /** Attempts per hand-written bug of the group's environments, with the final policy (0: not scored). */
   handwrittenAttempts: number;
 }
@@ -61,6 +63,7 @@ export const PROTOCOLS: Record<'full' | 'reduced', Protocol> = {
     evalTasks: 40,
     evalAttempts: 4,
     evalEvery: 6,
+    forgetting: 8,
     handwrittenAttempts: 4,
   },
   // The primary comparison only (frontier against static), sized to finish within an hour on 2 cores.
@@ -73,6 +76,7 @@ export const PROTOCOLS: Record<'full' | 'reduced', Protocol> = {
     evalTasks: 20,
     evalAttempts: 2,
     evalEvery: 100,
+    forgetting: 0,
     handwrittenAttempts: 1,
   },
 };
@@ -98,6 +102,7 @@ const ProtocolSchema = z
     evalTasks: positive,
     evalAttempts: positive,
     evalEvery: positive,
+    forgetting: z.number().int().min(0).default(0),
     handwrittenAttempts: z.number().int().min(0),
   })
   .strict();
@@ -133,6 +138,7 @@ export function cellConfig(p: Protocol, cell: Cell, timeLimitMin: number): Train
     evalTasks: p.evalTasks,
     evalRollouts: p.evalAttempts,
     evalEvery: p.evalEvery,
+    forgetting: p.forgetting,
     timeLimitMin,
   };
 }

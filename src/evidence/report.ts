@@ -1,7 +1,7 @@
 // The protocol's results as people read them: a table with intervals, the hypotheses' verdicts, the cost, and plots
 // of the held-out solve rate against rollouts per held-out environment (SVG). Printed whichever way they fall.
 import { linePlot, type Series } from '../util/svg-plot.js';
-import type { Interval } from '../util/stats.js';
+import { rate, type Interval } from '../util/stats.js';
 import { table } from '../util/table.js';
 import { MARGIN, type Analysis } from './analysis.js';
 import type { CellResult } from './result.js';
@@ -25,6 +25,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
     interval(r.handwrittenVsFrontier, true),
     r.medianRollouts === null ? `never (0/${r.runs})` : `${r.medianRollouts} (${r.reached}/${r.runs} runs)`,
     `${pts(r.nonDegenerate)}%`,
+    rate(r.stillSolved.solved, r.stillSolved.tried),
     `${(r.minutes / Math.max(1, r.runs)).toFixed(1)} min`,
   ]);
   const lines = [
@@ -41,6 +42,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
         'minus frontier (paired)',
         "rollouts to static's final (median)",
         'non-degenerate groups',
+        'solved earlier, still solved',
         'wall per run',
       ],
       rows,
@@ -92,4 +94,29 @@ export function curvePlots(p: Protocol, results: CellResult[]): Record<string, s
       });
   }
   return out;
+}
+
+/** Share of earlier solved training tasks still solved when tried again, against steps since they were solved, per arm (all runs pooled). */
+export function forgettingPlot(p: Protocol, results: CellResult[]): string | null {
+  const series: Series[] = [];
+  for (const arm of p.arms) {
+    const byAge = new Map<number, [number, number]>();
+    for (const r of results.filter((x) => x.arm === arm.name))
+      for (const f of r.forgetting ?? [])
+        for (const [age, passed] of f.byAge) {
+          const [s, n] = byAge.get(age) ?? [0, 0];
+          byAge.set(age, [s + passed, n + 1]);
+        }
+    if (byAge.size === 0) continue;
+    const points = [...byAge.entries()].sort((a, b) => a[0] - b[0]).map(([age, [s, n]]): [number, number] => [age, s / n]);
+    series.push({ name: arm.name, points });
+  }
+  if (series.length === 0) return null;
+  return linePlot({
+    title: 'Forgetting: training tasks solved earlier, tried again',
+    xLabel: 'steps since the task was first solved',
+    yLabel: 'share still solved',
+    series,
+    yDomain: [0, 1],
+  });
 }

@@ -1,5 +1,6 @@
 // What a finished cell of the protocol leaves behind (runs/<cell>/result.json): enough to redo the analysis without
 // rerunning anything.
+import type { ForgettingPoint } from '../train/forgetting.js';
 import type { StopReason } from '../train/state.js';
 import { isRecord } from '../util/guards.js';
 
@@ -26,6 +27,8 @@ export interface CellResult {
   final: { solved: number; attempts: number };
   /** The final policy on the hand-written bugs of the group's environments: passes of attempts, and passes per task. */
   handwritten: { solved: number; attempts: number; byTask: Record<string, number> };
+  /** Training tasks solved earlier, tried again at each evaluation (absent when not tracked). */
+  forgetting?: ForgettingPoint[];
   groups: number;
   degenerate: number;
   /** Wall-clock minutes of the run and its hand-written scoring, over all invocations. */

@@ -112,6 +112,7 @@ async function runCell(p: Protocol, cell: Cell, deps: EvidenceDeps, minutesLeft:
     heldOut: state.heldOut.map(({ reachByTask: _, ...point }) => point),
     final: { solved: last?.solved ?? 0, attempts: last?.attempts ?? 0 },
     handwritten,
+    ...(state.forgetting ? { forgetting: state.forgetting } : {}),
     groups: state.groups.total,
     degenerate: state.groups.degenerate,
     minutes: (state.elapsedMs + performance.now() - t1) / 60_000,

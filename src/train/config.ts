@@ -64,6 +64,8 @@ export interface TrainConfig extends RunConfig {
   evalTasks: number;
   evalRollouts: number;
   evalEvery: number;
+  /** Training tasks solved earlier tried again at each held-out evaluation, to track forgetting (0: none). */
+  forgetting: number;
   /** Operator families training tasks may use (those that apply to each environment's language). */
   families: OperatorFamily[];
   /** Tasks synthesized up front for the uniform and static curricula, per training environment. */
@@ -107,6 +109,7 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   evalTasks: 12,
   evalRollouts: 1,
   evalEvery: 6,
+  forgetting: 0,
   initialTasks: 3,
   timeLimitMin: 11,
 };

@@ -45,6 +45,8 @@ export interface StepMetrics extends CoreStepMetrics {
   heldOutAttempts?: number;
   /** The held-out tasks' mean figure (the embedded policy's reach): nearly free of sampling noise. */
   heldOutReach?: number;
+  /** Training tasks solved earlier tried again at this step's evaluation (--forgetting), and those still solved. */
+  forgetting?: { tried: number; solved: number };
   /** Rollouts dropped for acting with a policy version older than the learner allows (absent: none). */
   stale?: number;
   /** Why rollouts failed for the infrastructure (up to three distinct reasons; absent: none). */

@@ -24,6 +24,7 @@ import { dropMetricsAfter, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
 import { keepAttempt } from './keep.js';
+import { checkForgetting, type ForgettingPoint } from './forgetting.js';
 import type { JobQueue } from '../queue/client.js';
 import type { ActorSpec } from '../queue/jobs.js';
 
@@ -241,6 +242,20 @@ export class TrainRun<D> {
       (task, seed) => this.runOne(task, seed, { kind: 'eval', step }),
       (done, total) => this.phase(this.state.step, 'held-out evaluation', done, total),
     );
+  }
+
+  /** Training tasks solved before this step tried again (cfg.forgetting of them); the point is kept in the state. */
+  async checkForgetting(step: number): Promise<ForgettingPoint | null> {
+    const point = await checkForgetting(
+      this.state.solvedAt ?? {},
+      step,
+      this.state.rolloutsUsed,
+      { k: this.cfg.forgetting, seed: this.cfg.seed, workers: this.cfg.workers },
+      (id) => this.task(id),
+      (task, seed) => this.runOne(task, seed, { kind: 'eval', step }),
+    );
+    if (point) (this.state.forgetting ??= []).push(point);
+    return point;
   }
 
   /** The held-out tasks' mean figure (the learner's own estimate; undefined without figures or tasks). */

@@ -9,6 +9,7 @@ import type { PoolJSON } from '../curriculum/pool.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { isRecord, isStringArray } from '../util/guards.js';
 import type { TrainConfig } from './config.js';
+import type { ForgettingPoint } from './forgetting.js';
 
 export const STATE_SCHEMA = 'frognano.train-state/v2';
 /** v1 held the embedded policy's checkpoint itself; v2 holds any learner's state (read with a migration). */
@@ -50,6 +51,10 @@ export interface RunState {
   groups: { total: number; degenerate: number; heldChecks?: number };
   /** Rollouts the verifier judged tampering (the change forged or dodged the tests); absent in older states: 0. */
   tampering?: number;
+  /** The step each training task was first solved (a group passing at least half the time); absent in older states. */
+  solvedAt?: Record<string, number>;
+  /** Forgetting checks (forgetting.ts); absent in older states or with --forgetting 0. */
+  forgetting?: ForgettingPoint[];
   /** Why the last invocation stopped (absent in older states). */
   stop?: StopReason;
 }

@@ -11,6 +11,7 @@ import { pool as inParallel } from '../util/pool.js';
 import { deriveSeed, rng, shuffle } from '../util/rng.js';
 import { batchSize } from './config.js';
 import { extendAllFail } from './extend.js';
+import { noteSolved, type ForgettingPoint } from './forgetting.js';
 import type { HeldOutReach, SolveRate } from './heldout.js';
 import { batchEntry, batchStats, nonDegenerateCount, type GroupReason, type StepMetrics } from './metrics.js';
 import type { MoreRollouts } from './more-rollouts.js';
@@ -39,6 +40,7 @@ export class Step<D> {
   private gradNorm = 0;
   private reestimated = { moved: 0, retired: 0 };
   private heldOut: SolveRate | undefined;
+  private forgetting: ForgettingPoint | null = null;
   private reach: HeldOutReach | undefined;
 
   constructor(
@@ -168,12 +170,20 @@ export class Step<D> {
    */
   grade(): void {
     const { pool, cfg } = this.run;
-    for (const [id, rs] of this.results)
+    const solvedAt = (this.run.state.solvedAt ??= {});
+    for (const [id, rs] of this.results) {
       pool.record(
         id,
         rs.map((r) => r.reward),
         this.n,
       );
+      noteSolved(
+        solvedAt,
+        id,
+        rs.map((r) => r.reward),
+        this.n,
+      );
+    }
     // Without an admission probe, a task's first training group is what steers the controller.
     if (cfg.ablate.includes('probe'))
       for (const id of this.groupIds) if (this.reasons.get(id) === 'fresh') this.stocker.steer(this.run.task(id)!, this.results.get(id)!);
@@ -217,6 +227,7 @@ export class Step<D> {
     if (run.state.evalIds.length && (this.n % run.cfg.evalEvery === 0 || last)) {
       this.heldOut = await run.solveHeldOut();
       run.recordHeldOut(this.n, this.heldOut, this.reach);
+      this.forgetting = await run.checkForgetting(this.n);
     }
     this.ms.eval = performance.now() - t0;
   }
@@ -274,6 +285,7 @@ export class Step<D> {
         ? { heldOutSolveRate: this.heldOut.rate, heldOutSolved: this.heldOut.solved, heldOutAttempts: this.heldOut.attempts }
         : {}),
       ...(this.reach !== undefined ? { heldOutReach: this.reach.mean } : {}),
+      ...(this.forgetting ? { forgetting: { tried: this.forgetting.tried, solved: this.forgetting.solved } } : {}),
       gradNorm: this.gradNorm,
       ...(this.stale ? { stale: this.stale } : {}),
       ...(this.learnerFigures ? { learner: this.learnerFigures } : {}),

@@ -70,6 +70,17 @@ describe('frognano train options', () => {
     );
   });
 
+  it('reads the evidence flags: --ablate (frontier only), --eval-attempts, --forgetting', () => {
+    const cfg = trainConfig({ ablate: 'probe,replay', 'eval-attempts': '4', forgetting: '8' });
+    assert.deepEqual([cfg.ablate, cfg.evalRollouts, cfg.forgetting], [['probe', 'replay'], 4, 8]);
+    assert.throws(
+      () => trainConfig({ ablate: 'probes' }),
+      (e: Error) => e instanceof UserError && /unknown --ablate part "probes"/.test(e.message),
+    );
+    assert.throws(() => trainConfig({ ablate: 'probe', curriculum: 'static' }), /--ablate switches off parts of the frontier curriculum/);
+    assert.throws(() => trainConfig({ 'eval-attempts': '0' }), /--eval-attempts must be an integer >= 1/);
+  });
+
   it('refuses bad settings with a clear message', () => {
     assert.throws(
       () => trainConfig({ curriculum: 'random' }),
