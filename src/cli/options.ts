@@ -36,7 +36,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool },
   train: {
     ...names(
-      'run curriculum envs held-out families steps budget batch group track extend advantage credit lr epochs learn workers seed target eval-tasks eval-attempts eval-every time-limit ablate forgetting',
+      'run curriculum envs held-out families steps budget batch group track extend advantage credit lr epochs learn workers seed target eval-tasks eval-attempts eval-every time-limit ablate forgetting gate',
       str,
     ),
     ...names(

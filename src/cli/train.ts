@@ -9,6 +9,7 @@ import { Store } from '../store/store.js';
 import { DEFAULT_ATTEMPT_BUDGET_MB } from '../store/attempts.js';
 import { startDashboard } from './serve.js';
 import type { Dashboard } from '../serve/server.js';
+import { GATES } from '../curriculum/difficulty.js';
 import { ABLATIONS, CURRICULA, LEARNED_WEIGHTS, LEARNERS, TRACKED_TASKS, TRAIN_DEFAULTS, type TrainConfig } from '../train/config.js';
 import { OPERATOR_FAMILIES } from '../curriculum/knobs.js';
 import { ADVANTAGE_METHODS } from '../rl/advantages.js';
@@ -46,6 +47,9 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --run NAME           run name; state under <data-dir>/runs/NAME (default "default")
   --fresh              discard that run's state and start over
   --curriculum C       frontier (default), uniform (random valid tasks), static (filtered once)
+  --gate G             what may skip a fresh task's admission probe: none (default), model (the
+                       difficulty model's prediction, once warmed up) or greso (recent
+                       uninformative probes of its knob setting, after GRESO)
   --ablate LIST        frontier parts to switch off, to measure what each carries: restock
                        (the first pool is all), weighting (equal chances), controller (random
                        knobs), probe (admit unprobed), replay (retired tasks never replayed)
@@ -124,8 +128,11 @@ export function trainConfig(f: CliContext['flags'], say: (line: string) => void 
   if (unknownPart.length) throw new UserError(`unknown --ablate part "${unknownPart.join(', ')}"`, `use some of ${ABLATIONS.join(', ')}`);
   if (ablate.length && curriculum !== 'frontier')
     throw new UserError('--ablate switches off parts of the frontier curriculum', 'use it with --curriculum frontier');
+  const gate = stringFlag(f, 'gate') ?? D.gate;
+  if (!isOneOf(GATES, gate)) throw new UserError(`unknown --gate "${gate}"`, `use ${GATES.join(', ')}`);
   const cfg: TrainConfig = {
     ...D,
+    gate,
     ablate: ablate.filter((x) => isOneOf(ABLATIONS, x)),
     learner,
     ...(learner === 'tinker' ? { lm: lmConfig(f) } : {}),

@@ -20,9 +20,42 @@ export interface ArmRow {
   reached: number;
   medianRollouts: number | null;
   nonDegenerate: number;
+  /** Mean rollouts per run spent on admission probes. */
+  probeRollouts: number;
   /** Re-tries of earlier solved tasks still solved, of those tried (forgetting; 0 of 0 when not tracked). */
   stillSolved: { solved: number; tried: number };
   minutes: number;
+}
+
+/** Predicted against observed pass rates, in bins of the prediction; and the Brier score of the prediction per rollout. */
+export interface Calibration {
+  bins: { low: number; high: number; tasks: number; predicted: number; observed: number; rollouts: number }[];
+  brier: number | null;
+  /** The Brier score of always predicting the overall pass rate: what the model must beat. */
+  baseline: number | null;
+}
+
+export function calibration(points: readonly [number, number, number][], binCount = 5): Calibration {
+  const bins = Array.from({ length: binCount }, (_, i) => ({ low: i / binCount, high: (i + 1) / binCount, tasks: 0, predicted: 0, observed: 0, rollouts: 0 }));
+  let sq = 0,
+    n = 0,
+    wins = 0;
+  for (const [p, s, k] of points) {
+    const b = bins[Math.min(binCount - 1, Math.floor(p * binCount))]!;
+    b.tasks++;
+    b.predicted += p * k;
+    b.observed += s;
+    b.rollouts += k;
+    sq += s * (1 - p) ** 2 + (k - s) * p ** 2;
+    n += k;
+    wins += s;
+  }
+  for (const b of bins) {
+    b.predicted = b.rollouts ? b.predicted / b.rollouts : 0;
+    b.observed = b.rollouts ? b.observed / b.rollouts : 0;
+  }
+  const base = n ? wins / n : 0;
+  return { bins: bins.filter((b) => b.tasks > 0), brier: n ? sq / n : null, baseline: n ? (wins * (1 - base) ** 2 + (n - wins) * base ** 2) / n : null };
 }
 
 export type Verdict = 'supported' | 'refuted' | 'not shown';
@@ -33,6 +66,8 @@ export interface Analysis {
   h1: { vs: string; gain: Interval | null; verdict: Verdict }[];
   /** Frontier over static rollouts to reach static's final rate (paired; below 1: fewer). */
   h2: { ratio: Interval | null; pairs: number; verdict: Verdict };
+  /** The difficulty model's calibration over every run's probes. */
+  calibration: Calibration;
   cells: number;
   totalMinutes: number;
 }
@@ -97,6 +132,7 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
         handwrittenVsFrontier: bootstrapMean(strata(scoredHw, diff(handwrittenRate))),
         reached: got.length,
         medianRollouts: got.length ? got[Math.floor((got.length - 1) / 2)]! : null,
+        probeRollouts: runs.reduce((a, r) => a + (r.probeRollouts ?? 0), 0) / runs.length,
         stillSolved: {
           solved: runs.reduce((a, r) => a + (r.forgetting ?? []).reduce((s, f) => s + f.solved, 0), 0),
           tried: runs.reduce((a, r) => a + (r.forgetting ?? []).reduce((s, f) => s + f.tried, 0), 0),
@@ -136,6 +172,7 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     rows,
     h1,
     h2: { ratio, pairs: ratios.reduce((a, s) => a + s.length, 0), verdict: h2Verdict },
+    calibration: calibration(results.flatMap((r) => r.calibration ?? [])),
     cells: results.length,
     totalMinutes: results.reduce((a, r) => a + r.minutes, 0),
   };

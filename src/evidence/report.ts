@@ -26,6 +26,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
     r.medianRollouts === null ? `never (0/${r.runs})` : `${r.medianRollouts} (${r.reached}/${r.runs} runs)`,
     `${pts(r.nonDegenerate)}%`,
     rate(r.stillSolved.solved, r.stillSolved.tried),
+    r.probeRollouts.toFixed(1),
     `${(r.minutes / Math.max(1, r.runs)).toFixed(1)} min`,
   ]);
   const lines = [
@@ -43,6 +44,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
         "rollouts to static's final (median)",
         'non-degenerate groups',
         'solved earlier, still solved',
+        'probe rollouts per run',
         'wall per run',
       ],
       rows,
@@ -55,6 +57,11 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
     `H2 rollouts the frontier needs to reach static's final rate, over static's own (paired, ${a.h2.pairs} pairs where static gained): ${
       a.h2.ratio ? `${a.h2.ratio.mean.toFixed(2)} [${a.h2.ratio.low.toFixed(2)}, ${a.h2.ratio.high.toFixed(2)}]` : '-'
     } -> ${a.h2.verdict}`,
+    `difficulty model, predicted before each probe against observed (${a.calibration.bins.reduce((s, b) => s + b.tasks, 0)} probed tasks): ${
+      a.calibration.bins
+        .map((b) => `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}) ${b.tasks} tasks: predicted ${pts(b.predicted)}% observed ${pts(b.observed)}%`)
+        .join('; ') || '-'
+    }; Brier ${a.calibration.brier?.toFixed(3) ?? '-'} against ${a.calibration.baseline?.toFixed(3) ?? '-'} for the overall rate`,
     'intervals: 95% percentile bootstrap, seeds resampled within each held-out environment (4000 resamples, seed 1)',
   ];
   return lines.join('\n');

@@ -27,6 +27,10 @@ export interface CellResult {
   final: { solved: number; attempts: number };
   /** The final policy on the hand-written bugs of the group's environments: passes of attempts, and passes per task. */
   handwritten: { solved: number; attempts: number; byTask: Record<string, number> };
+  /** Rollouts spent on admission probes (part of `rollouts`). */
+  probeRollouts?: number;
+  /** The difficulty model's prediction for each probed task before its probe, with the probe's successes and rollouts. */
+  calibration?: [number, number, number][];
   /** Training tasks solved earlier, tried again at each evaluation (absent when not tracked). */
   forgetting?: ForgettingPoint[];
   groups: number;

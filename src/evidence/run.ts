@@ -113,6 +113,8 @@ async function runCell(p: Protocol, cell: Cell, deps: EvidenceDeps, minutesLeft:
     final: { solved: last?.solved ?? 0, attempts: last?.attempts ?? 0 },
     handwritten,
     ...(state.forgetting ? { forgetting: state.forgetting } : {}),
+    probeRollouts: state.probeRollouts ?? 0,
+    calibration: state.predictor?.calibration ?? [],
     groups: state.groups.total,
     degenerate: state.groups.degenerate,
     minutes: (state.elapsedMs + performance.now() - t1) / 60_000,

@@ -1,5 +1,6 @@
 // Training run settings and the defaults `frognano train` uses, sized for a short run on 2 CPU cores.
 // Why each default: docs/decisions/2026-12-03-training-defaults.md.
+import type { Gate } from '../curriculum/difficulty.js';
 import type { OperatorFamily } from '../curriculum/knobs.js';
 import type { LearnedWeights } from '../policy/learner.js';
 import type { TrackedTasks } from '../policy/replay.js';
@@ -39,6 +40,8 @@ export interface TrainConfig extends RunConfig {
   curriculum: CurriculumName;
   /** Frontier parts switched off (none by default). */
   ablate: Ablation[];
+  /** What may skip a fresh task's admission probe: nothing, the difficulty model, or GRESO-style streaks (curriculum/difficulty.ts). */
+  gate: Gate;
   /** Environments trained on. */
   envs: string[];
   /** Environments never trained on: the held-out solve rate is measured on their tasks. */
@@ -80,6 +83,7 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   learner: 'embedded',
   curriculum: 'frontier',
   ablate: [],
+  gate: 'none',
   envs: DEFAULT_TRAIN_ENVS,
   heldOut: DEFAULT_HELD_OUT,
   seed: 1,

@@ -37,7 +37,8 @@ export interface StepMetrics extends CoreStepMetrics {
   reestimated: { moved: number; retired: number };
   poolHistogram: number[];
   poolCounts: Record<string, number>;
-  yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number };
+  /** skipped: tasks the difficulty gate kept from a probe; probeRollouts: rollouts spent on probes. */
+  yield: { candidates: number; valid: number; probed: number; admitted: number; screened: number; skipped?: number; probeRollouts?: number };
   knobs: Record<string, number>;
   heldOutSolveRate?: number;
   /** The held-out rollouts that passed, of those scored (with heldOutSolveRate). */

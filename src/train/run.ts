@@ -24,6 +24,7 @@ import { dropMetricsAfter, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
 import { keepAttempt } from './keep.js';
+import { DifficultyModel, GresoGate } from '../curriculum/difficulty.js';
 import { checkForgetting, type ForgettingPoint } from './forgetting.js';
 import type { JobQueue } from '../queue/client.js';
 import type { ActorSpec } from '../queue/jobs.js';
@@ -81,6 +82,8 @@ export class TrainRun<D> {
   readonly pool: TaskPool;
   readonly controller: DifficultyController;
   readonly used: Set<string>;
+  /** Predicts a task's pass rate before its rollouts (learned in every run; a gate may use it to skip probes). */
+  readonly difficulty: { model: DifficultyModel; greso: GresoGate; features: Map<string, Map<string, number>> };
   readonly state: RunState;
   readonly resumed: boolean;
   readonly reuse: ResultReuse;
@@ -133,6 +136,11 @@ export class TrainRun<D> {
     this.pool = saved ? TaskPool.fromJSON(saved.pool) : new TaskPool();
     this.controller = saved ? DifficultyController.fromJSON(saved.controller) : new DifficultyController({ target: cfg.target });
     this.used = new Set(saved?.used ?? []);
+    this.difficulty = {
+      model: saved?.predictor ? DifficultyModel.fromJSON(saved.predictor) : new DifficultyModel(),
+      greso: saved?.greso ? GresoGate.fromJSON(saved.greso) : new GresoGate(),
+      features: new Map(),
+    };
     this.state = saved ?? {
       schema: STATE_SCHEMA,
       config: cfg,
@@ -286,6 +294,8 @@ export class TrainRun<D> {
     s.pool = this.pool.toJSON();
     s.controller = this.controller.toJSON();
     s.used = [...this.used];
+    s.predictor = this.difficulty.model.toJSON();
+    s.greso = this.difficulty.greso.toJSON();
     s.elapsedMs = performance.now() - this.started;
     saveState(this.deps.runDir, s);
     this.learner.exportTo?.(this.deps.runDir);

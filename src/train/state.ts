@@ -10,6 +10,7 @@ import { errorMessage, UserError } from '../util/errors.js';
 import { isRecord, isStringArray } from '../util/guards.js';
 import type { TrainConfig } from './config.js';
 import type { ForgettingPoint } from './forgetting.js';
+import type { PredictorJSON } from '../curriculum/difficulty.js';
 
 export const STATE_SCHEMA = 'frognano.train-state/v2';
 /** v1 held the embedded policy's checkpoint itself; v2 holds any learner's state (read with a migration). */
@@ -55,6 +56,11 @@ export interface RunState {
   solvedAt?: Record<string, number>;
   /** Forgetting checks (forgetting.ts); absent in older states or with --forgetting 0. */
   forgetting?: ForgettingPoint[];
+  /** The difficulty model and the GRESO-style gate's streaks (curriculum/difficulty.ts); absent in older states. */
+  predictor?: PredictorJSON;
+  greso?: [string, number][];
+  /** Rollouts spent on admission probes (absent in older states). */
+  probeRollouts?: number;
   /** Why the last invocation stopped (absent in older states). */
   stop?: StopReason;
 }

@@ -19,6 +19,7 @@ import { checkSize, settleReplays } from './regression.js';
 import type { TrainRun } from './run.js';
 import type { Stocker } from './stock.js';
 import { taskKnobs } from './supply.js';
+import { isSuccess } from '../curriculum/probe.js';
 
 export class Step<D> {
   private readonly random: () => number;
@@ -184,6 +185,16 @@ export class Step<D> {
         this.n,
       );
     }
+    // The difficulty model learns from training groups too, on the features the task had when it was made.
+    for (const id of this.groupIds) {
+      const x = this.run.difficulty.features.get(id);
+      const scored = this.results
+        .get(id)!
+        .map((r) => r.reward)
+        .filter((r): r is number => r !== null);
+      const s = scored.filter(isSuccess).length;
+      if (x) this.run.difficulty.model.observe(x, s, scored.length - s);
+    }
     // Without an admission probe, a task's first training group is what steers the controller.
     if (cfg.ablate.includes('probe'))
       for (const id of this.groupIds) if (this.reasons.get(id) === 'fresh') this.stocker.steer(this.run.task(id)!, this.results.get(id)!);
@@ -253,6 +264,7 @@ export class Step<D> {
     const scored = graded.filter((r) => r.reward !== null).length;
     const infraReasons = [...new Set(graded.filter((r) => r.reward === null).map((r) => r.reason ?? 'unknown'))].slice(0, 3);
     state.tampering = (state.tampering ?? 0) + tampering;
+    state.probeRollouts = (state.probeRollouts ?? 0) + this.stocker.yield.probeRollouts;
     state.groups.total += this.groupIds.length;
     state.groups.degenerate += this.groupIds.length - nonDegenerate;
     state.groups.heldChecks = (state.groups.heldChecks ?? 0) + this.heldChecks.size;

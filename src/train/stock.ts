@@ -5,6 +5,7 @@ import type { DifficultyController } from '../curriculum/controller.js';
 import { knobKey, LADDER, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
 import { isSuccess, Probe, type ProbeVerdict } from '../curriculum/probe.js';
+import { modelSkips, taskFeatures, type DifficultyModel, type GresoGate, type TaskFeatures } from '../curriculum/difficulty.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel, type Workers } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
@@ -15,9 +16,9 @@ import { taskKnobs, type TaskSupply } from './supply.js';
 
 /** What a task's screen and probe saw, before it is judged. */
 type ProbeOutcome<D> =
-  | { screened: true }
+  | { screened: true; skipped?: number }
   | { screened: false; unprobed: true }
-  | { screened: false; unprobed?: false; probe: Probe; group: Group<D>; budgetSpent: boolean };
+  | { screened: false; unprobed?: false; probe: Probe; group: Group<D>; budgetSpent: boolean; predicted?: { p: number; x: TaskFeatures } };
 
 export interface StockDeps<D> {
   cfg: TrainConfig;
@@ -29,6 +30,8 @@ export interface StockDeps<D> {
   runOne: (task: Task, seed: number, use: AttemptUse) => Promise<Rollout<D>>;
   /** The policy's reach on a task before any rollout (reach.ts); null when it cannot be told. None: no screening. */
   screen?: (task: Task) => Promise<number | null>;
+  /** The difficulty model (learning from every probe) and the gate that may skip a probe. */
+  difficulty?: { model: DifficultyModel; greso: GresoGate; familyMean: (task: Task) => number; features: Map<string, TaskFeatures> };
   /** Counts every rollout spent (probes are part of the budget). */
   spend: () => void;
   /** Rollouts left in the budget, counting those of a batch in flight. */
@@ -50,7 +53,7 @@ const FIXED_DRAWS = 4;
 
 export class Stocker<D> {
   /** Generator yield since the last reset: candidates, valid, probed, admitted (in band), screened out before a probe. */
-  yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0 };
+  yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0, skipped: 0, probeRollouts: 0 };
   probeMs = 0;
   /** Restocking tries so far: each goes to the next training environment in turn. */
   private turn = 0;
@@ -60,7 +63,7 @@ export class Stocker<D> {
   constructor(private readonly d: StockDeps<D>) {}
 
   reset(): void {
-    this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0 };
+    this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0, skipped: 0, probeRollouts: 0 };
     this.probeMs = 0;
   }
 
@@ -99,15 +102,33 @@ export class Stocker<D> {
     const reach = this.d.screen ? await this.d.screen(task) : null;
     if (reach !== null && reach < REACH_FLOOR) return { screened: true };
     if (cfg.ablate.includes('probe')) return { screened: false, unprobed: true };
+    const dm = this.d.difficulty;
+    const x = dm && taskFeatures(task, { familyMean: dm.familyMean(task), figure: reach });
+    const predicted = x && dm.model.predict(x);
+    if (dm && x) dm.features.set(task.id, x);
+    if (dm && predicted !== undefined) {
+      const skip =
+        cfg.gate === 'model'
+          ? modelSkips(dm.model, predicted, cfg.seed, task.id)
+          : cfg.gate === 'greso' && dm.greso.skips(knobKey(taskKnobs(task)), cfg.seed, task.id);
+      if (skip) return { screened: true, skipped: predicted };
+    }
     const probe = new Probe(cfg.probe);
     const group: Group<D> = [];
     for (let i = 0; !probe.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
       this.d.spend();
+      this.yield.probeRollouts++;
       const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i), { kind: 'probe', step });
       probe.add(res.reward);
       group.push(res);
     }
-    return { screened: false, probe, group, budgetSpent: this.d.budgetLeft() <= 0 };
+    return {
+      screened: false,
+      probe,
+      group,
+      budgetSpent: this.d.budgetLeft() <= 0,
+      ...(x && predicted !== undefined ? { predicted: { p: predicted, x } } : {}),
+    };
   }
 
   /** A measured task's verdict, applied to the pool and the controller. */
@@ -115,6 +136,14 @@ export class Stocker<D> {
     const { cfg, pool, controller } = this.d;
     const knobs = taskKnobs(task);
     const entry = { taskId: task.id, env: task.env.name, familyKey: knobKey(knobs), addedStep: step };
+    if (o.screened && o.skipped !== undefined) {
+      // Skipped by the difficulty gate: the controller hears what the prediction says the probe would have.
+      this.yield.skipped++;
+      const successes = Math.round(o.skipped * cfg.probe);
+      pool.add({ ...entry, state: o.skipped > 0.5 ? 'retired' : 'rejected' });
+      controller.update(task.env.name, { successes, failures: cfg.probe - successes, family: knobs.family });
+      return o.skipped > 0.5 ? 'too-easy' : 'too-hard';
+    }
     if (o.screened) {
       // What the probe would almost surely have said, without its rollouts.
       this.yield.screened++;
@@ -128,6 +157,13 @@ export class Stocker<D> {
       return 'admit';
     }
     const { probe: p, group } = o;
+    // The model and the GRESO-style streaks learn here, in task order, so a run does not depend on which probe finished first.
+    const dm = this.d.difficulty;
+    if (dm && o.predicted && p.rollouts > 0) {
+      dm.model.calibration.push([Math.round(o.predicted.p * 1000) / 1000, p.successes, p.rollouts]);
+      dm.model.observe(o.predicted.x, p.successes, p.failures);
+      dm.greso.record(knobKey(knobs), p.successes, p.failures);
+    }
     if (p.rollouts + p.infraFailures === 0) {
       // The budget was spent before its first rollout: the task is left for another run, unjudged.
       this.d.used.delete(task.id);

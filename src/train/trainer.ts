@@ -10,6 +10,9 @@ import { TrainRun, type TrainDeps } from './run.js';
 import type { RunState } from './state.js';
 import { Step } from './step.js';
 import { Stocker } from './stock.js';
+import { mean } from '../curriculum/posterior.js';
+import { knobKey } from '../curriculum/knobs.js';
+import { taskKnobs } from './supply.js';
 
 export type { TrainDeps, TrainEvent } from './run.js';
 export type { GroupReason, StepMetrics } from './metrics.js';
@@ -71,6 +74,7 @@ async function prepare<D>(run: TrainRun<D>): Promise<Stocker<D>> {
     used: run.used,
     runOne: run.runOne,
     ...(run.figures ? { screen: (t) => run.figures!.screen(t) } : {}),
+    difficulty: { ...run.difficulty, familyMean: (t) => mean(run.pool.families.prior(knobKey(taskKnobs(t)), run.state.step)) },
     spend: () => state.rolloutsUsed++,
     budgetLeft: () => run.budgetLeft(),
     phase: (step, text) => run.phase(step, text),

@@ -5,10 +5,19 @@ import { TaskPool } from '../../src/curriculum/pool.js';
 import type { Task } from '../../src/task/task.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
 import { REACH_FLOOR, Stocker, type StockDeps } from '../../src/train/stock.js';
+import { DifficultyModel, GresoGate, modelSkips, taskFeatures, WARM_UP } from '../../src/curriculum/difficulty.js';
 import { rolloutOf } from '../helpers/rollouts.js';
 import type { TaskSupply } from '../../src/train/supply.js';
 
-const task = (id: string) => ({ id, env: { name: 'e' }, knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] } }) as unknown as Task;
+const task = (id: string) =>
+  ({
+    id,
+    env: { name: 'e' },
+    bugPatch: '',
+    FAIL_TO_PASS: ['t'],
+    knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] },
+    provenance: { edits: [] },
+  }) as unknown as Task;
 
 type Deps = StockDeps<unknown>;
 
@@ -207,5 +216,43 @@ describe('Stocker with a frontier part switched off (--ablate)', () => {
     const topUp = stocker(undefined, [1, 0], 1000, recordingSupply().supply, cfg);
     await topUp.s.stock(1, () => 0.5);
     assert.ok(topUp.pool.counts().active < TRAIN_DEFAULTS.poolTarget, `active ${topUp.pool.counts().active}`);
+  });
+});
+
+describe('Stocker with a difficulty gate (--gate)', () => {
+  function withModel(gate: 'none' | 'model', predictsPass: boolean) {
+    const cfg = { ...TRAIN_DEFAULTS, gate, workers: 1 };
+    const st = stocker(undefined, [1, 0], 100, {} as TaskSupply, cfg);
+    const model = new DifficultyModel();
+    // Warmed up on tasks like these that always failed (or always passed).
+    const x = taskFeatures(task('w'), { familyMean: 0.5, figure: null });
+    for (let i = 0; i < WARM_UP; i++) model.observe(x, predictsPass ? 4 : 0, predictsPass ? 0 : 4);
+    (st.s as unknown as { d: Deps }).d.difficulty = { model, greso: new GresoGate(), familyMean: () => 0.5, features: new Map() };
+    return { ...st, model };
+  }
+
+  it('model: a task predicted far too hard is skipped without a rollout; the controller hears the prediction', async () => {
+    // The id decides exploration: find one this seed does not explore.
+    const id = Array.from({ length: 50 }, (_, i) => `t${i}`).find((t) => modelSkips(Object.assign(new DifficultyModel(), { seen: WARM_UP }), 0.01, 1, t))!;
+    const { s, pool, spent, controller } = withModel('model', false);
+    const before = controller.level('e');
+    assert.equal(await probe(s, task(id), 1), 'too-hard');
+    assert.equal(spent(), 0);
+    assert.equal(s.yield.skipped, 1);
+    assert.equal(s.yield.probeRollouts, 0);
+    assert.equal(pool.get(id)?.state, 'rejected');
+    assert.ok(controller.level('e') <= before);
+  });
+
+  it('none: the same task is probed, and its prediction is kept for calibration and learned from', async () => {
+    const { s, model, spent } = withModel('none', false);
+    const seen = model.seen;
+    assert.equal(await probe(s, task('t1'), 1), 'admit');
+    assert.equal(spent(), 2);
+    assert.equal(s.yield.probeRollouts, 2);
+    assert.equal(model.calibration.length, 1);
+    assert.deepEqual(model.calibration[0]!.slice(1), [1, 2]);
+    assert.ok(model.calibration[0]![0] < 0.1, 'predicted hard');
+    assert.equal(model.seen, seen + 1);
   });
 });

@@ -188,7 +188,7 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
         m.poolCounts.active! + m.poolCounts.probing!,
         JSON.stringify(m),
       );
-      assert.deepEqual(Object.keys(m.yield).sort(), ['admitted', 'candidates', 'probed', 'screened', 'valid']);
+      assert.deepEqual(Object.keys(m.yield).sort(), ['admitted', 'candidates', 'probeRollouts', 'probed', 'screened', 'skipped', 'valid']);
       assert.ok(m.yield.screened <= m.yield.probed, 'a screened task counts as probed');
       assert.ok(m.yield.valid <= m.yield.candidates && m.yield.admitted <= m.yield.probed);
       assert.deepEqual(Object.keys(m.knobs), ['tiny-stats']);
