@@ -15,6 +15,7 @@ import { isOneOf } from '../util/guards.js';
 import { dataDir, handwrittenBugsDir } from '../util/paths.js';
 import type { CliContext } from './context.js';
 import { numberFlag, stringFlag } from './flags.js';
+import { lmConfig, tinkerLearner } from './lm.js';
 
 export const EVIDENCE_HELP = `Usage: frognano evidence run|report --protocol reduced|full [options]
 
@@ -32,7 +33,10 @@ picks up where it stopped. Finished runs leave runs/<cell>/result.json.
                        held-out environments, arms or budgets; fields as in that document)
   --out DIR            where runs, task banks and results go (default <data-dir>/evidence/<protocol>)
   --hours H            this invocation's time (default 2; the full protocol takes many)
-  --bugs PATH          hand-written bug files (default: the bundled evidence/handwritten)`;
+  --bugs PATH          hand-written bug files (default: the bundled evidence/handwritten)
+  --learner tinker     train a language model in every cell through the Tinker API instead of
+                       the embedded policy, with train's language-model options (--model,
+                       --tokenizer, --tinker-url, --lora-rank, --lr, ...; frognano train --help)`;
 
 function protocolFlag(f: CliContext['flags']): Protocol {
   const name = stringFlag(f, 'protocol');
@@ -67,7 +71,18 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
     if (!(hours > 0)) throw new UserError('--hours must be above 0');
     const total = cellsOf(p).length;
     ctx.err(`evidence ${p.name}: ${total} runs; results in ${outDir}; stopping after ${hours} h (rerun to continue)`);
+    const learnerName = stringFlag(f, 'learner') ?? 'embedded';
+    if (learnerName !== 'embedded' && learnerName !== 'tinker') throw new UserError(`unknown --learner "${learnerName}"`, 'use embedded or tinker');
+    const lm = learnerName === 'tinker' ? lmConfig(f) : undefined;
     const outcome = await runChunk(p, {
+      ...(lm
+        ? {
+            learner: {
+              config: { learner: 'tinker', lm },
+              make: (cfg, cell) => tinkerLearner(lm, f, { name: `evidence-${p.name}-${cell.id}`, seed: cfg.seed, log: ctx.err }),
+            },
+          }
+        : {}),
       envs,
       runtime: selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err }),
       outDir,

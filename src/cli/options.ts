@@ -50,7 +50,13 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   serve: names('port host', str),
   worker: names('queue concurrency lease-sec name', str),
   queue: names('queue', str),
-  evidence: { ...names('protocol out hours bugs', str) },
+  evidence: {
+    ...names('protocol out hours bugs learner', str),
+    ...names(
+      'model tokenizer tinker-url tinker-api-key-env lora-rank loss max-tokens context temperature thinking sampler vllm-url vllm-model max-staleness init-weights lr',
+      str,
+    ),
+  },
   gc: { ...names('run keep-runs keep-mb', str), 'dry-run': bool },
   'tinker-dev': names('tokenizer port host base-model checkpoints session-timeout seed', str),
 };

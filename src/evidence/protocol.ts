@@ -131,9 +131,11 @@ export function cellsOf(p: Protocol): Cell[] {
 }
 
 /** A cell's training settings: the defaults, the protocol's budget and held-out measurement, the cell's own. */
-export function cellConfig(p: Protocol, cell: Cell, timeLimitMin: number): TrainConfig {
+export function cellConfig(p: Protocol, cell: Cell, timeLimitMin: number, learner: Pick<TrainConfig, 'learner' | 'lm'> = TRAIN_DEFAULTS): TrainConfig {
   return {
     ...TRAIN_DEFAULTS,
+    learner: learner.learner,
+    ...(learner.lm ? { lm: learner.lm } : {}),
     curriculum: cell.arm.curriculum,
     ablate: cell.arm.ablate,
     gate: cell.arm.gate ?? 'none',

@@ -31,8 +31,8 @@ export interface EvidenceDeps {
   reuse?: ResultReuse;
   /** This invocation's time: no cell starts after it, and the running one stops at its next step boundary. */
   hours: number;
-  /** A learner for a cell (the embedded policy by default; the language-model learner for the LM protocol). */
-  learner?: (cfg: TrainConfig) => Learner<unknown>;
+  /** The learner every cell trains: the embedded policy by default, or a language model through the Tinker API. */
+  learner?: { config: Pick<TrainConfig, 'learner' | 'lm'>; make: (cfg: TrainConfig, cell: Cell) => Learner<unknown> };
   log: (line: string) => void;
   onTrainEvent?: (cell: Cell, e: TrainEvent) => void;
 }
@@ -82,10 +82,10 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
 /** One cell: its training run (resumed when it has a state), then the final policy on the hand-written bugs. Null when stopped by time. */
 async function runCell(p: Protocol, cell: Cell, deps: EvidenceDeps, minutesLeft: number): Promise<CellResult | null> {
   // A fraction of a minute left still makes one step: the time limit counts from the invocation.
-  const cfg = cellConfig(p, cell, Math.max(0.01, minutesLeft));
+  const cfg = cellConfig(p, cell, Math.max(0.01, minutesLeft), deps.learner?.config);
   const runDir = join(deps.outDir, 'runs', cell.id);
   const bankDir = join(deps.outDir, 'banks', cell.group.heldOut);
-  const learner = deps.learner?.(cfg) ?? new EmbeddedLearner(cfg);
+  const learner = deps.learner?.make(cfg, cell) ?? new EmbeddedLearner(cfg);
   const state = await train(cfg, {
     envs: deps.envs,
     runtime: deps.runtime,
