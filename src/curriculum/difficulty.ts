@@ -3,7 +3,7 @@
 // test visibility, size of the change) and the policy's recent results on similar tasks (its family's posterior, and
 // the learner's own pre-rollout figure where it has one). Learned from every probe and training group; used to skip
 // probing tasks it predicts to be uninformative. GRESO-style skipping is the published baseline beside it.
-// See docs/decisions/2026-12-05-difficulty-predictor.md.
+// See docs/decisions/2026-12-05-evidence.md.
 import type { Task } from '../task/task.js';
 import { deriveSeed, rng } from '../util/rng.js';
 
