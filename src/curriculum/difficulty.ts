@@ -53,16 +53,22 @@ export interface PredictorJSON {
   calibration: [number, number, number][];
 }
 
-/** Online logistic regression on (features, successes, failures), by SGD on the log loss with a small L2 pull. */
+/** The family-logit feature's starting weight: an untrained model predicts its knob setting's posterior mean. */
+const FAMILY_PRIOR_WEIGHT = 3;
+
+/**
+ * Online logistic regression on (features, successes, failures), by SGD on the log loss with a small L2 pull toward
+ * where it started: the curriculum's own estimate (the family posterior), corrected by what the features add.
+ */
 export class DifficultyModel {
-  private readonly w = new Map<string, number>();
+  private readonly w = new Map<string, number>([['family-logit', FAMILY_PRIOR_WEIGHT]]);
   /** Groups observed. */
   seen = 0;
   /** Each probed task's prediction before its probe, with the probe's successes and rollouts. */
   readonly calibration: [number, number, number][] = [];
 
   constructor(
-    private readonly lr = 0.3,
+    private readonly lr = 0.1,
     private readonly l2 = 1e-3,
   ) {}
 
@@ -75,13 +81,11 @@ export class DifficultyModel {
   observe(x: Features, successes: number, failures: number): void {
     const n = successes + failures;
     if (n === 0) return;
-    // A few passes over the group: one rollout's gradient is small against the rest of the history.
-    for (let epoch = 0; epoch < 3; epoch++) {
-      const g = this.predict(x) - successes / n;
-      for (const [k, v] of x) {
-        const w = this.w.get(k) ?? 0;
-        this.w.set(k, w - this.lr * (g * v * Math.min(1, n / 4) + this.l2 * w));
-      }
+    const g = this.predict(x) - successes / n;
+    for (const [k, v] of x) {
+      const w = this.w.get(k) ?? 0;
+      const start = k === 'family-logit' ? FAMILY_PRIOR_WEIGHT : 0;
+      this.w.set(k, w - this.lr * (g * v * Math.min(1, n / 4) + this.l2 * (w - start)));
     }
     this.seen++;
   }
@@ -92,6 +96,7 @@ export class DifficultyModel {
 
   static fromJSON(j: PredictorJSON): DifficultyModel {
     const m = new DifficultyModel();
+    m.w.clear();
     for (const [k, v] of j.weights) m.w.set(k, v);
     m.seen = j.seen;
     m.calibration.push(...j.calibration);

@@ -157,10 +157,11 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     return { vs, gain, verdict: verdict(gain) };
   });
   // H2: how many rollouts the frontier needs to reach static's final rate, as a share of what static needed (its last point).
+  // Only runs evaluated between start and end tell when a rate was reached (with two points both reach it at the end).
   const ratios = strata(frontierRuns, (r) => {
     const s = pairOf.get(key(r))?.get('static');
     const goal = goalOf(r);
-    if (!s || goal === null) return null;
+    if (!s || goal === null || r.heldOut.length < 3 || s.heldOut.length < 3) return null;
     const mine = rolloutsToReach(r, goal);
     const theirs = rolloutsToReach(s, goal);
     // Never reached within the budget: counted as the whole budget, the best case it could still have had.

@@ -56,7 +56,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
     ),
     `H2 rollouts the frontier needs to reach static's final rate, over static's own (paired, ${a.h2.pairs} pairs where static gained): ${
       a.h2.ratio ? `${a.h2.ratio.mean.toFixed(2)} [${a.h2.ratio.low.toFixed(2)}, ${a.h2.ratio.high.toFixed(2)}]` : '-'
-    } -> ${a.h2.verdict}`,
+    } -> ${a.h2.verdict}${a.h2.pairs === 0 ? ' (needs evaluations between the start and the end, and static above the untrained policy)' : ''}`,
     `difficulty model, predicted before each probe against observed (${a.calibration.bins.reduce((s, b) => s + b.tasks, 0)} probed tasks): ${
       a.calibration.bins
         .map((b) => `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}) ${b.tasks} tasks: predicted ${pts(b.predicted)}% observed ${pts(b.observed)}%`)

@@ -79,7 +79,11 @@ async function prepare<D>(run: TrainRun<D>): Promise<Stocker<D>> {
     budgetLeft: () => run.budgetLeft(),
     phase: (step, text) => run.phase(step, text),
   });
-  if (cfg.curriculum !== 'frontier' && state.fixedIds === null) state.fixedIds = await stocker.fixedSet();
+  if (cfg.curriculum !== 'frontier' && state.fixedIds === null) {
+    state.fixedIds = await stocker.fixedSet();
+    // The static filter's probes come before any step's metrics: counted here.
+    state.probeRollouts = (state.probeRollouts ?? 0) + stocker.yield.probeRollouts;
+  }
   if (state.heldOut.length === 0 && state.evalIds.length) {
     run.recordHeldOut(0, await run.solveHeldOut(), await run.heldOutReach());
     run.persist();

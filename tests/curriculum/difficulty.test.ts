@@ -36,6 +36,11 @@ describe('the difficulty model', () => {
     assert.equal(again.predict(taskFeatures(kinds[0]!, known)), m.predict(taskFeatures(kinds[0]!, known)));
   });
 
+  it("untrained, it predicts what the curriculum already knows: the knob setting's posterior mean", () => {
+    const p = new DifficultyModel().predict(taskFeatures(task('a'), { familyMean: 0.3, figure: null }));
+    assert.ok(Math.abs(p - 0.3) < 1e-9, String(p));
+  });
+
   it('skips only once warmed up, only far from the frontier, and still explores about one in ten', () => {
     const m = new DifficultyModel();
     assert.equal(modelSkips(m, 0.01, 1, 't'), false, 'cold');

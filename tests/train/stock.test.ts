@@ -226,7 +226,7 @@ describe('Stocker with a difficulty gate (--gate)', () => {
     const model = new DifficultyModel();
     // Warmed up on tasks like these that always failed (or always passed).
     const x = taskFeatures(task('w'), { familyMean: 0.5, figure: null });
-    for (let i = 0; i < WARM_UP; i++) model.observe(x, predictsPass ? 4 : 0, predictsPass ? 0 : 4);
+    for (let i = 0; i < 4 * WARM_UP; i++) model.observe(x, predictsPass ? 4 : 0, predictsPass ? 0 : 4);
     (st.s as unknown as { d: Deps }).d.difficulty = { model, greso: new GresoGate(), familyMean: () => 0.5, features: new Map() };
     return { ...st, model };
   }
