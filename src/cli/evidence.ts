@@ -35,8 +35,11 @@ picks up where it stopped. Finished runs leave runs/<cell>/result.json.
   --hours H            this invocation's time (default 2; the full protocol takes many)
   --bugs PATH          hand-written bug files (default: the bundled evidence/handwritten)
   --learner tinker     train a language model in every cell through the Tinker API instead of
-                       the embedded policy, with train's language-model options (--model,
-                       --tokenizer, --tinker-url, --lora-rank, --lr, ...; frognano train --help)`;
+                       the embedded policy, with train's language-model options, as there
+                       (frognano train --help): --model --tokenizer --tinker-url
+                       --tinker-api-key-env --lora-rank --loss --lr --max-tokens --context
+                       --temperature --thinking --sampler --vllm-url --vllm-model
+                       --max-staleness --init-weights`;
 
 function protocolFlag(f: CliContext['flags']): Protocol {
   const name = stringFlag(f, 'protocol');

@@ -22,7 +22,7 @@ import { percent, rate } from '../util/stats.js';
 export const TASK_HELP = `Usage:
   frognano task list [--tasks DIR]
   frognano task validate <task-dir|tasks-dir>        re-validate tasks from their directories
-  frognano task audit [<tasks-dir>] [--run NAME|DIR] [--sample 30] [--runs 5] [--seed 1]
+  frognano task audit [<tasks-dir>] [--run NAME|DIR] [--sample 30] [--runs 5] [--seed 1] [--workers W]
       re-validate a random sample of accepted tasks (a run's admitted ones with --run) with more
       runs, check them for leaks, and bound the share of invalid or leaking tasks (95% Wilson)
   frognano task export --format swebench|swesmith|harbor [--tasks DIR] --out FILE|DIR
