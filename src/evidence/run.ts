@@ -1,7 +1,7 @@
 // Running a protocol in chunks: each cell is a training run in its own directory (resumable step by step), then its
 // hand-written score; a finished cell leaves result.json and is never run again. A chunk stops at its time limit
 // (the running cell checkpoints and stops after its step) and the next invocation picks up where it stopped.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import type { LoadedEnv } from '../env/load.js';
@@ -53,7 +53,12 @@ export function readResults(p: Protocol, outDir: string, log: (line: string) => 
   for (const cell of cellsOf(p)) {
     const path = resultPath(outDir, cell);
     if (!existsSync(path)) continue;
-    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    let data: unknown = null;
+    try {
+      data = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      // Unreadable (a crash while writing it): the cell's run is finished and checkpointed, so rerunning it only rescores.
+    }
     if (isCellResult(data)) out.push(data);
     else log(`${path} is not a cell result of this version: that cell will run again`);
   }
@@ -72,7 +77,9 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     deps.log(`cell ${cells.indexOf(cell) + 1}/${cells.length}: ${cell.id} (${done.size} done)`);
     const result = await runCell(p, cell, deps, leftMin());
     if (!result) break; // stopped by the chunk's time: resumes next invocation
-    writeFileSync(resultPath(deps.outDir, cell), JSON.stringify(result, null, 2));
+    const path = resultPath(deps.outDir, cell);
+    writeFileSync(`${path}.tmp`, JSON.stringify(result, null, 2));
+    renameSync(`${path}.tmp`, path);
     results.push(result);
     done.add(cell.id);
   }
