@@ -3,7 +3,7 @@
 // and occasional replay of retired ones. Thresholds and defaults: docs/decisions/2026-12-02-frontier-pool.md.
 import { shuffle } from '../util/rng.js';
 import { DEFAULT_DISCOUNT, DEFAULT_PRIOR_STRENGTH, FamilyStats, learnability, mean, observe, posterior, type Posterior } from './posterior.js';
-import { isSuccess } from './probe.js';
+import { outcomes } from './probe.js';
 
 export type TaskState = 'probing' | 'active' | 'retired' | 'rejected';
 export const TASK_STATES: readonly TaskState[] = ['probing', 'active', 'retired', 'rejected'];
@@ -154,15 +154,13 @@ export class TaskPool {
    */
   record(taskId: string, rewards: readonly (number | null)[], step: number): PoolEntry {
     const e = this.must(taskId);
-    const scored = rewards.filter((r): r is number => r !== null);
-    if (scored.length === 0) return e;
-    const s = scored.filter(isSuccess).length;
-    const f = scored.length - s;
+    const { successes: s, failures: f } = outcomes(rewards);
+    if (s + f === 0) return e;
     e.posterior = observe(e.posterior, s, f, this.opts.discount);
-    e.observations += scored.length;
+    e.observations += s + f;
     this.families.record(e.familyKey, s, f, step);
     const m = mean(e.posterior);
-    const decisive = this.opts.decisiveGroup > 0 && scored.length >= this.opts.decisiveGroup && (s === 0 || f === 0);
+    const decisive = this.opts.decisiveGroup > 0 && s + f >= this.opts.decisiveGroup && (s === 0 || f === 0);
     if (e.state === 'active' && (decisive || e.observations >= this.opts.minObservations)) {
       if (m > this.opts.retireAbove || (decisive && f === 0)) e.state = 'retired';
       else if (m < this.opts.shelveBelow || (decisive && s === 0)) e.state = 'rejected';

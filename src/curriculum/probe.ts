@@ -10,6 +10,13 @@ export const SUCCESS_THRESHOLD = 0.5;
 /** A scored reward that counts as a success (null, an infrastructure failure, is neither). */
 export const isSuccess = (reward: number | null): boolean => reward !== null && reward >= SUCCESS_THRESHOLD;
 
+/** A group's successes and failures among its scored rewards (infrastructure failures are neither). */
+export function outcomes(rewards: readonly (number | null)[]): { successes: number; failures: number } {
+  const scored = rewards.filter((r) => r !== null);
+  const successes = scored.filter(isSuccess).length;
+  return { successes, failures: scored.length - successes };
+}
+
 export class Probe {
   private wins = 0;
   private losses = 0;

@@ -1,17 +1,11 @@
 // What a finished cell of the protocol leaves behind (runs/<cell>/result.json): enough to redo the analysis without
 // rerunning anything.
 import type { ForgettingPoint } from '../train/forgetting.js';
-import type { StopReason } from '../train/state.js';
+import type { HeldOutPoint, StopReason } from '../train/state.js';
 import { isRecord } from '../util/guards.js';
 
-export interface CellPoint {
-  step: number;
-  rollouts: number;
-  solveRate: number;
-  solved?: number;
-  attempts?: number;
-  reach?: number;
-}
+/** A held-out point as the run state keeps it, without the per-task reach (large, and only the trainer needs it). */
+export type CellPoint = Omit<HeldOutPoint, 'reachByTask'>;
 
 export interface CellResult {
   schema: 'frognano.evidence-cell/v1';

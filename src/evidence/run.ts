@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
+import { isSuccess } from '../curriculum/probe.js';
 import type { LoadedEnv } from '../env/load.js';
 import type { ResultReuse } from '../grading/reuse.js';
 import { EmbeddedLearner } from '../policy/learner.js';
@@ -13,7 +14,7 @@ import type { Runtime } from '../runtime/types.js';
 import { readTasks } from '../task/io.js';
 import type { Task } from '../task/task.js';
 import type { HandwrittenBug } from '../taskpilot/handwritten.js';
-import { synthesize } from '../taskpilot/synth.js';
+import { synthesizeHandwritten } from '../taskpilot/synth.js';
 import type { TrainConfig } from '../train/config.js';
 import { solveRate } from '../train/heldout.js';
 import { train, type TrainEvent } from '../train/trainer.js';
@@ -137,15 +138,9 @@ async function handwrittenTasks(cell: Cell, deps: EvidenceDeps): Promise<Task[]>
   const missing = envNames.filter((e) => !existsSync(join(dir, `.${e}.done`)));
   if (missing.length) {
     deps.log(`validating the hand-written bugs of ${missing.join(', ')}`);
-    const stats = await synthesize({
+    const stats = await synthesizeHandwritten(deps.handwritten, {
       envs: missing.map((e) => deps.envs.get(e)!),
-      n: 0,
-      strategies: ['handwritten'],
-      handwritten: deps.handwritten,
       workers: 2,
-      seed: 0,
-      hint: 'symptom',
-      visibility: 'visible',
       outDir: dir,
       dataDir: deps.outDir,
       runtime: deps.runtime,
@@ -172,7 +167,7 @@ async function scoreHandwritten(p: Protocol, cell: Cell, cfg: TrainConfig, learn
       if (!built) builts.set(task.env.name, (built = buildEnvironment(deps.envs.get(task.env.name)!, { dataDir: deps.outDir, runtime: deps.runtime })));
       const ctx = { built: await built, runtime: deps.runtime, dataDir: deps.outDir, ...(deps.reuse ? { reuse: deps.reuse } : {}) };
       const res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
-      if (res.reward !== null) byTask[task.id] = (byTask[task.id] ?? 0) + (res.reward >= 0.5 ? 1 : 0);
+      if (res.reward !== null) byTask[task.id] = (byTask[task.id] ?? 0) + (isSuccess(res.reward) ? 1 : 0);
       return res;
     },
     () => {},

@@ -209,6 +209,14 @@ interface EnvWork {
   singles: { task: Task; files: Candidate['files']; edits: BugEdit[] }[];
 }
 
+/** Hand-written bugs validated into tasks: the issue text is the instruction, the tests stay visible as in a real repository. */
+export function synthesizeHandwritten(
+  bugs: readonly HandwrittenBug[],
+  opts: Pick<SynthOptions, 'envs' | 'workers' | 'outDir' | 'dataDir' | 'runtime'> & Partial<Pick<SynthOptions, 'referenceRuns' | 'candidateRuns'>>,
+): Promise<SynthStats> {
+  return synthesize({ ...opts, n: 0, strategies: ['handwritten'], handwritten: bugs, seed: 0, hint: 'symptom', visibility: 'visible' });
+}
+
 export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
   const stats: SynthStats = { byStrategy: {}, byOperator: {}, byEnv: {}, planned: 0, done: 0, tasks: [], errors: [], rejections: [] };
   const works: EnvWork[] = [];

@@ -1,7 +1,7 @@
 // Forgetting tracked: a training task counts as solved at the step where its group first passed at least half the
 // time; at each held-out evaluation some tasks solved before are tried again (fixed seeds, outside the budget, like
 // the held-out evaluation), and the share still solved is kept as a curve, with each task's age since it was solved.
-import { isSuccess } from '../curriculum/probe.js';
+import { isSuccess, outcomes } from '../curriculum/probe.js';
 import type { Rollout } from '../rl/contract.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel } from '../util/pool.js';
@@ -18,9 +18,9 @@ export interface ForgettingPoint {
 
 /** A group that passed at least half its scored rollouts solves its task (first time only). */
 export function noteSolved(solvedAt: Record<string, number>, taskId: string, rewards: readonly (number | null)[], step: number): void {
-  const scored = rewards.filter((r): r is number => r !== null);
-  if (taskId in solvedAt || scored.length === 0) return;
-  if (scored.filter(isSuccess).length * 2 >= scored.length) solvedAt[taskId] = step;
+  const { successes, failures } = outcomes(rewards);
+  if (taskId in solvedAt || successes + failures === 0) return;
+  if (successes >= failures) solvedAt[taskId] = step;
 }
 
 /** Up to `k` tasks solved before `step`, drawn at random (seeded by the step), each tried once. */

@@ -19,7 +19,7 @@ import { checkSize, settleReplays } from './regression.js';
 import type { TrainRun } from './run.js';
 import type { Stocker } from './stock.js';
 import { taskKnobs } from './supply.js';
-import { isSuccess } from '../curriculum/probe.js';
+import { outcomes } from '../curriculum/probe.js';
 
 export class Step<D> {
   private readonly random: () => number;
@@ -173,27 +173,15 @@ export class Step<D> {
     const { pool, cfg } = this.run;
     const solvedAt = (this.run.state.solvedAt ??= {});
     for (const [id, rs] of this.results) {
-      pool.record(
-        id,
-        rs.map((r) => r.reward),
-        this.n,
-      );
-      noteSolved(
-        solvedAt,
-        id,
-        rs.map((r) => r.reward),
-        this.n,
-      );
+      const rewards = rs.map((r) => r.reward);
+      pool.record(id, rewards, this.n);
+      noteSolved(solvedAt, id, rewards, this.n);
     }
     // The difficulty model learns from training groups too, on the features the task had when it was made.
     for (const id of this.groupIds) {
       const x = this.run.difficulty.features.get(id);
-      const scored = this.results
-        .get(id)!
-        .map((r) => r.reward)
-        .filter((r): r is number => r !== null);
-      const s = scored.filter(isSuccess).length;
-      if (x) this.run.difficulty.model.observe(x, s, scored.length - s);
+      const { successes, failures } = outcomes(this.results.get(id)!.map((r) => r.reward));
+      if (x) this.run.difficulty.model.observe(x, successes, failures);
     }
     // Without an admission probe, a task's first training group is what steers the controller.
     if (cfg.ablate.includes('probe'))

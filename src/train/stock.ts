@@ -4,7 +4,7 @@
 import type { DifficultyController } from '../curriculum/controller.js';
 import { knobKey, LADDER, type Knobs, type OperatorFamily } from '../curriculum/knobs.js';
 import type { TaskPool } from '../curriculum/pool.js';
-import { isSuccess, Probe, type ProbeVerdict } from '../curriculum/probe.js';
+import { outcomes, Probe, type ProbeVerdict } from '../curriculum/probe.js';
 import { modelSkips, taskFeatures, type DifficultyModel, type GresoGate, type TaskFeatures } from '../curriculum/difficulty.js';
 import type { Task } from '../task/task.js';
 import { pool as inParallel, type Workers } from '../util/pool.js';
@@ -53,7 +53,7 @@ const FIXED_DRAWS = 4;
 
 export class Stocker<D> {
   /** Generator yield since the last reset: candidates, valid, probed, admitted (in band), screened out before a probe. */
-  yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0, skipped: 0, probeRollouts: 0 };
+  yield = Stocker.noYield();
   probeMs = 0;
   /** Restocking tries so far: each goes to the next training environment in turn. */
   private turn = 0;
@@ -62,8 +62,12 @@ export class Stocker<D> {
 
   constructor(private readonly d: StockDeps<D>) {}
 
+  private static noYield() {
+    return { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0, skipped: 0, probeRollouts: 0 };
+  }
+
   reset(): void {
-    this.yield = { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0, skipped: 0, probeRollouts: 0 };
+    this.yield = Stocker.noYield();
     this.probeMs = 0;
   }
 
@@ -185,9 +189,7 @@ export class Stocker<D> {
 
   /** Without an admission probe, a task's first training group moves the controller as its probe would have. */
   steer(task: Task, group: Group<D>): void {
-    const rewards = group.map((r) => r.reward).filter((r): r is number => r !== null);
-    const successes = rewards.filter(isSuccess).length;
-    this.d.controller.update(task.env.name, { successes, failures: rewards.length - successes, family: taskKnobs(task).family });
+    this.d.controller.update(task.env.name, { ...outcomes(group.map((r) => r.reward)), family: taskKnobs(task).family });
   }
 
   /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import { loadState } from '../../src/train/state.js';
 import { tempDir } from '../helpers/workspace.js';
 
@@ -23,13 +23,6 @@ const TINY = {
   handwrittenAttempts: 1,
 };
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 describe('frognano evidence', () => {
   it('runs a protocol in chunks: a chunk out of time leaves its run to resume, the next finishes it and reports', async () => {
     const dir = tempDir();
@@ -38,14 +31,14 @@ describe('frognano evidence', () => {
     const out = join(dir, 'out');
     const base = ['--data-dir', join(dir, 'data'), 'evidence', 'run', '--protocol', file, '--out', out];
     // A chunk of about a second: the first run makes one step, checkpoints and stops.
-    const first = await cli([...base, '--hours', '0.0003']);
+    const first = await runCli([...base, '--hours', '0.0003']);
     assert.equal(first.code, 0, first.err);
     assert.match(first.err, /with 2 of 2 runs left: rerun the same command to continue/);
     const cellDir = join(out, 'runs', 'md-tokens.frontier.s1');
     assert.equal(loadState(cellDir)?.step, 1);
     assert.ok(!existsSync(join(cellDir, 'result.json')));
 
-    const second = await cli(base);
+    const second = await runCli(base);
     assert.equal(second.code, 0, second.err);
     assert.match(second.err, /all 2 runs done/);
     assert.match(second.err, /cell 1\/2: md-tokens\.frontier\.s1/);
@@ -70,9 +63,9 @@ describe('frognano evidence', () => {
     assert.ok(existsSync(join(out, 'held-out-md-tokens.svg')) && existsSync(join(out, 'report.txt')) && existsSync(join(out, 'results.json')));
 
     // A third run does nothing but report; a report alone reads the same results.
-    const third = await cli(base);
+    const third = await runCli(base);
     assert.doesNotMatch(third.err, /cell \d/);
-    const report = await cli(['--data-dir', join(dir, 'data'), 'evidence', 'report', '--protocol', file, '--out', out]);
+    const report = await runCli(['--data-dir', join(dir, 'data'), 'evidence', 'report', '--protocol', file, '--out', out]);
     assert.equal(report.out, second.out);
   });
 
@@ -80,11 +73,11 @@ describe('frognano evidence', () => {
     const dir = tempDir();
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ ...TINY, seeds: [] }));
-    const r = await cli(['--data-dir', dir, 'evidence', 'run', '--protocol', file]);
+    const r = await runCli(['--data-dir', dir, 'evidence', 'run', '--protocol', file]);
     assert.equal(r.code, 2);
     assert.match(r.err, /is not a protocol/);
     assert.match(r.err, /seeds/);
-    const missing = await cli(['--data-dir', dir, 'evidence', 'run']);
+    const missing = await runCli(['--data-dir', dir, 'evidence', 'run']);
     assert.match(missing.err, /evidence needs --protocol/);
   });
 });

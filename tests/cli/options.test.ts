@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import { COMMAND_OPTIONS, parseCommandLine } from '../../src/cli/options.js';
 import { UserError } from '../../src/util/errors.js';
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('command-line flags', () => {
   it('parses each command with its own flags, negative numbers as values', () => {
@@ -43,23 +36,23 @@ describe('command-line flags', () => {
   });
 
   it('prints a usage error with the command, the fix and its usage line, and exits 2', async () => {
-    const r = await cli(['synth', '--env', 'all', '--n', '-3']);
+    const r = await runCli(['synth', '--env', 'all', '--n', '-3']);
     assert.equal(r.code, 2);
     assert.equal(r.err.split('\n')[0], 'frognano synth: --n must be an integer >= 1, got "-3"');
     assert.match(r.err, /^Usage: frognano synth --env/m);
     assert.match(r.err, /frognano synth --help lists every option/);
-    const named = await cli(['--run', 'toString', 'train', '--bogus']);
+    const named = await runCli(['--run', 'toString', 'train', '--bogus']);
     assert.equal(named.err.split('\n')[0], 'frognano train: unknown option --bogus', 'the parsed command, not a flag value that looks like one');
-    assert.match((await cli(['--run', 'eval', 'train', '--bogus'])).err, /^Usage: frognano train/m);
-    assert.match((await cli(['env', 'add', '--bogus'])).err, /^Usage: frognano env add/m);
-    const env = await cli(['env', 'add']);
+    assert.match((await runCli(['--run', 'eval', 'train', '--bogus'])).err, /^Usage: frognano train/m);
+    assert.match((await runCli(['env', 'add', '--bogus'])).err, /^Usage: frognano env add/m);
+    const env = await runCli(['env', 'add']);
     assert.match(env.err, /^Usage: frognano env add <path\|git-url>/m, 'a subcommand shows its own usage line');
   });
 
   it("lists in each command's help every flag the command takes", async () => {
     for (const [command, options] of Object.entries(COMMAND_OPTIONS)) {
       if (command === 'help') continue;
-      const help = (await cli([command, '--help'])).out;
+      const help = (await runCli([command, '--help'])).out;
       for (const name of Object.keys(options)) assert.match(help, new RegExp(`--${name}\\b`), `frognano ${command} --help names --${name}`);
     }
   });

@@ -6,19 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
 import { loadState } from '../../src/train/state.js';
 import { toyEnv, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('frognano evidence --learner tinker', () => {
   it('runs each cell of a protocol as a language-model training run through the Tinker API', { timeout: 600_000 }, async (t) => {
@@ -27,7 +20,7 @@ describe('frognano evidence --learner tinker', () => {
     for (const name of ['toy-ops', 'toy-held']) {
       const env = toyEnv(name);
       writeFileSync(join(env.baseDir, 'environment.json'), JSON.stringify(env.spec, null, 2));
-      const added = await cli(['env', 'add', env.baseDir, '--data-dir', data]);
+      const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data]);
       assert.equal(added.code, 0, added.err);
     }
     const tokenizer = writeTinyModelFolder(join(root, 'tokenizer'));
@@ -50,7 +43,7 @@ describe('frognano evidence --learner tinker', () => {
     const file = join(root, 'lm.json');
     writeFileSync(file, JSON.stringify(protocol));
     const out = join(root, 'out');
-    const r = await cli([
+    const r = await runCli([
       ...['--data-dir', data, 'evidence', 'run', '--protocol', file, '--out', out],
       ...['--learner', 'tinker', '--model', 'tiny-dev', '--tokenizer', tokenizer, '--tinker-url', server.url, '--init-weights', warm],
       ...['--lr', '0.1', '--max-tokens', '320', '--context', '8000'],

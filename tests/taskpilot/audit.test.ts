@@ -5,7 +5,7 @@ import { buildEnvironment } from '../../src/env/build.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import type { Task } from '../../src/task/task.js';
 import { auditTasks } from '../../src/taskpilot/audit.js';
-import { synthesize } from '../../src/taskpilot/synth.js';
+import { synthesizeHandwritten } from '../../src/taskpilot/synth.js';
 import { makeJsEnv, nodeTests } from '../helpers/env.js';
 import { tempDir } from '../helpers/workspace.js';
 
@@ -44,19 +44,16 @@ describe('task audit: a sample of accepted tasks re-validated with more runs and
       issue: 'Something is off with the numbers.',
       edits: [{ file: 'src/calc.js', find, replace }],
     });
-    const stats = await synthesize({
-      envs: [env],
-      n: 0,
-      strategies: ['handwritten'],
-      handwritten: [bug('mean-off', 'total / xs.length', 'total / (xs.length + 1)'), bug('clamp-high', 'return hi;', 'return lo;')],
-      workers: 2,
-      seed: 0,
-      hint: 'symptom',
-      visibility: 'visible',
-      outDir: join(dataDir, 'tasks'),
-      dataDir,
-      runtime,
-    });
+    const stats = await synthesizeHandwritten(
+      [bug('mean-off', 'total / xs.length', 'total / (xs.length + 1)'), bug('clamp-high', 'return hi;', 'return lo;')],
+      {
+        envs: [env],
+        workers: 2,
+        outDir: join(dataDir, 'tasks'),
+        dataDir,
+        runtime,
+      },
+    );
     tasks = [...stats.tasks].sort((a, b) => a.id.localeCompare(b.id));
     assert.equal(tasks.length, 2, JSON.stringify(stats.rejections));
   });

@@ -12,7 +12,7 @@ import type { Task } from '../../src/task/task.js';
 import { handwrittenCandidate, issueText, readHandwritten } from '../../src/taskpilot/handwritten.js';
 import { instructionLeaks } from '../../src/taskpilot/instructions.js';
 import { sourceFiles } from '../../src/taskpilot/sources.js';
-import { synthesize } from '../../src/taskpilot/synth.js';
+import { synthesizeHandwritten } from '../../src/taskpilot/synth.js';
 import { fileDiff } from '../../src/util/diff.js';
 import { handwrittenBugsDir } from '../../src/util/paths.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -73,15 +73,9 @@ describe('hand-written bugs validated into tasks (md-tokens, in the sandbox)', (
   const dataDir = tempDir();
   before(async () => {
     mkdirSync(join(dataDir, 'tasks'), { recursive: true });
-    const stats = await synthesize({
+    const stats = await synthesizeHandwritten(bugs, {
       envs: [envs.get('md-tokens')!],
-      n: 0,
-      strategies: ['handwritten'],
-      handwritten: bugs,
       workers: 2,
-      seed: 0,
-      hint: 'symptom',
-      visibility: 'visible',
       outDir: join(dataDir, 'tasks'),
       dataDir,
       runtime,
