@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
-import { referenceFiles, oracleModel } from '../eval/oracle.js';
+import { oracleModel } from '../eval/oracle.js';
+import { referenceFiles } from '../task/reference.js';
 import { ScriptedModel, type ScriptedReply } from '../model/scripted.js';
 import { createModel, type ModelFlags } from '../model/select.js';
 import type { Model } from '../model/types.js';

@@ -5,7 +5,8 @@ import { buildEnvironment } from '../env/build.js';
 import { findEnvironment } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
-import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../task/formats.js';
+import { fromRecord, toSweBench, toSweSmith } from '../task/formats.js';
+import { writeHarborTask } from '../interop/harbor.js';
 import { readTasks, writeGrading, writeTask } from '../task/io.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
@@ -133,7 +134,10 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
           writeFileSync(out, tasks.map((t) => JSON.stringify(conv(t))).join('\n') + (tasks.length ? '\n' : ''));
         } else if (format === 'harbor') {
           const rt = runtime();
-          for (const t of tasks) writeHarborTask(out, t, (await taskEnvironment(t, store, dir, rt)).snapshot);
+          for (const [i, t] of tasks.entries()) {
+            ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
+            await writeHarborTask(out, t, { built: await taskEnvironment(t, store, dir, rt), runtime: rt, dataDir: dir });
+          }
         } else throw new UserError(`unknown export format "${format ?? ''}"`, 'use --format swebench, swesmith or harbor');
         ctx.out(`exported ${tasks.length} tasks to ${out}`);
         return 0;

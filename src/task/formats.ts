@@ -1,13 +1,11 @@
-// Task interchange: SWE-bench JSONL and SWE-smith JSONL (export and import),
-// and Harbor task directories (export).
+// Task interchange: SWE-bench JSONL and SWE-smith JSONL records (export and
+// import); the repositories, images and Harbor directories around them are
+// in src/interop/.
 //
 // SWE-bench's `patch` is the gold fix and FAIL_TO_PASS / PASS_TO_PASS are
 // JSON-encoded strings; SWE-smith's `patch` introduces the bug and the lists
 // are plain arrays. Our own fields ride along under "frognano", which other
 // tools ignore, so an export imports back to the same task.
-import { chmodSync, cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { matchesAny } from '../util/glob.js';
 import { isRecord, isStringArray } from '../util/guards.js';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { TASK_SCHEMA, type Task } from './task.js';
@@ -116,140 +114,4 @@ export async function fromRecord(format: 'swebench' | 'swesmith', rec: Record<st
     provenance: { strategy: 'imported', edits: [], seeds: [], original: rec },
     stats: { createdAt: String(rec.created_at ?? new Date().toISOString()) },
   };
-}
-
-// --- Harbor ---------------------------------------------------------------
-
-const GRADER = `#!/usr/bin/env python3
-"""Grades a FrogNano task inside a Harbor container: reads the runner's report,
-checks FAIL_TO_PASS and PASS_TO_PASS (a missing or skipped test fails), writes
-the reward."""
-import json, re, sys, xml.etree.ElementTree as ET
-
-cfg = json.load(open("/tests/config.json"))
-fmt, path, exit_code = sys.argv[1], sys.argv[2], int(sys.argv[3])
-status = {}
-text = open(path, encoding="utf-8", errors="replace").read()
-if fmt == "junit":
-    for tc in ET.fromstring(text).iter("testcase"):
-        f, cls, name = tc.get("file"), tc.get("classname", ""), tc.get("name")
-        if f and f.endswith(".py"):
-            mod = f[:-3].replace("/", ".")
-            rest = cls[len(mod):].lstrip(".") if cls.startswith(mod) else ""
-            tid = "::".join([f] + (rest.split(".") if rest else []) + [name])
-        else:
-            tid = f"{cls}::{name}" if cls else name
-        kids = [c.tag for c in tc]
-        status[tid] = "failed" if ("failure" in kids or "error" in kids) else "skipped" if "skipped" in kids else "passed"
-elif fmt == "tap":
-    # Ids are the path of "# Subtest:" headers down to each test point.
-    ids, path_ = {}, []
-    for line in text.splitlines():
-        m = re.match(r"^( *)# Subtest: (.*)$", line)
-        if m and len(m.group(1)) % 4 == 0:
-            d = len(m.group(1)) // 4
-            path_ = path_[:d] + [m.group(2).replace("\\\\#", "#")]
-        m = re.match(r"^( *)(not )?ok \\d+ - (.*?)(?: # (SKIP|TODO).*)?$", line)
-        if m and len(m.group(1)) % 4 == 0:
-            d = len(m.group(1)) // 4
-            ids[" > ".join(path_[: d + 1])] = "skipped" if m.group(4) else ("failed" if m.group(2) else "passed")
-    status = ids
-else:
-    data = json.loads(text[text.index("{"): text.rindex("}") + 1])
-    for f in data.get("testResults", []):
-        for a in f.get("assertionResults", []):
-            status[" > ".join([f["name"].replace("/workspace/", "")] + a.get("ancestorTitles", []) + [a["title"]])] = {"passed": "passed", "failed": "failed"}.get(a["status"], "skipped")
-failed = any(s == "failed" for s in status.values())
-agrees = (exit_code == 0) == (not failed)
-ok = bool(status) and agrees and all(status.get(t) == "passed" for t in cfg["FAIL_TO_PASS"] + cfg["PASS_TO_PASS"])
-open("/logs/verifier/reward.txt", "w").write("1" if ok else "0")
-print("resolved" if ok else "not resolved")
-`;
-
-function toml(value: string): string {
-  return JSON.stringify(value);
-}
-
-/** A Harbor task directory: instruction, task.toml, environment, tests, solution. */
-export function writeHarborTask(root: string, t: Task, snapshotDir: string): string {
-  const dir = join(root, t.id.replace(/[^A-Za-z0-9._-]/g, '_'));
-  const spec = t.env.spec;
-  mkdirSync(join(dir, 'environment'), { recursive: true });
-  mkdirSync(join(dir, 'tests'), { recursive: true });
-  mkdirSync(join(dir, 'solution'), { recursive: true });
-  writeFileSync(join(dir, 'instruction.md'), t.instruction);
-  writeFileSync(
-    join(dir, 'task.toml'),
-    [
-      'schema_version = "1.1"',
-      'source = "frognano"',
-      '',
-      '[task]',
-      `name = ${toml(`frognano/${t.id}`)}`,
-      `description = ${toml(`A ${spec.language} bug in ${spec.name}, synthesized by FrogNano (${t.provenance.strategy})`)}`,
-      `keywords = ["frognano", ${toml(spec.language)}, ${toml(t.provenance.strategy)}]`,
-      '',
-      '[metadata]',
-      `frognano_task = ${toml(t.id)}`,
-      `environment_hash = ${toml(t.env.hash)}`,
-      `bugs = ${t.knobs.bugs}`,
-      '',
-      '[verifier]',
-      `timeout_sec = ${spec.timeoutSec * 2}`,
-      '',
-      '[agent]',
-      'timeout_sec = 1800',
-      '',
-      '[environment]',
-      'build_timeout_sec = 600',
-      'allow_internet = false',
-      '',
-    ].join('\n'),
-  );
-  const base = spec.language === 'python' ? 'python:3.11-slim' : 'node:20-slim';
-  const setup = spec.setup.map((s) => `RUN ${s.replaceAll('{python}', 'python3')}`).join('\n');
-  writeFileSync(
-    join(dir, 'environment', 'Dockerfile'),
-    `FROM ${base}\n${spec.language === 'python' ? 'RUN pip install --no-cache-dir pytest\n' : ''}WORKDIR /workspace\nCOPY repo/ /workspace/\n${setup}\nCOPY bug.patch /tmp/bug.patch\nRUN git apply /tmp/bug.patch 2>/dev/null || patch -p1 < /tmp/bug.patch && rm /tmp/bug.patch\n`,
-  );
-  mkdirSync(join(dir, 'environment', 'repo'), { recursive: true });
-  cpSync(snapshotDir, join(dir, 'environment', 'repo'), { recursive: true });
-  writeFileSync(join(dir, 'environment', 'bug.patch'), t.bugPatch);
-  const report = spec.test.report.from === 'file' ? '/tmp/report' : '/tmp/report.out';
-  const cmd = spec.test.command.map((a) => a.replaceAll('{report}', '/tmp/report').replaceAll('{python}', 'python3'));
-  const quoted = cmd.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
-  const env = Object.entries(spec.test.env)
-    .map(([k, v]) => `export ${k}='${v}'`)
-    .join('\n');
-  writeFileSync(
-    join(dir, 'tests', 'test.sh'),
-    `#!/bin/bash\n# Restores the tests, runs them, and grades FAIL_TO_PASS and PASS_TO_PASS.\nmkdir -p /logs/verifier\ncd /workspace\ncp -r /tests/original/. /workspace/\n${env}\n${quoted} > /tmp/report.out 2>/tmp/report.err\ncode=$?\npython3 /tests/grade.py ${spec.test.report.format} ${report} $code\n`,
-  );
-  chmodSync(join(dir, 'tests', 'test.sh'), 0o755);
-  writeFileSync(join(dir, 'tests', 'grade.py'), GRADER);
-  writeFileSync(join(dir, 'tests', 'config.json'), JSON.stringify({ ...toSweBench(t), FAIL_TO_PASS: t.FAIL_TO_PASS, PASS_TO_PASS: t.PASS_TO_PASS }, null, 2));
-  mkdirSync(join(dir, 'tests', 'original'), { recursive: true });
-  copyTests(snapshotDir, join(dir, 'tests', 'original'), spec.testPaths);
-  writeFileSync(join(dir, 'solution', 'fix.patch'), t.fixPatch);
-  writeFileSync(
-    join(dir, 'solution', 'solve.sh'),
-    '#!/bin/bash\ncd /workspace\ngit apply /solution/fix.patch 2>/dev/null || patch -p1 < /solution/fix.patch\n',
-  );
-  chmodSync(join(dir, 'solution', 'solve.sh'), 0o755);
-  return dir;
-}
-
-function copyTests(snapshot: string, to: string, globs: string[]): void {
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name);
-      const rel = relative(snapshot, p);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (matchesAny(rel, globs)) {
-        mkdirSync(join(to, rel, '..'), { recursive: true });
-        cpSync(p, join(to, rel));
-      }
-    }
-  };
-  walk(snapshot);
 }

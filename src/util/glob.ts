@@ -17,6 +17,6 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-export function matchesAny(path: string, globs: string[]): boolean {
+export function matchesAny(path: string, globs: readonly string[]): boolean {
   return globs.some((g) => globToRegExp(g).test(path));
 }

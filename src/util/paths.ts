@@ -29,3 +29,6 @@ export function subdir(root: string, ...parts: string[]): string {
   mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+/** Scripts exported tasks ship: Harbor's grader and the report reader (src/interop/). */
+export const exportAssetsDir = join(packageRoot, 'assets', 'exports');

@@ -5,7 +5,7 @@
 import { matchesAny } from '../util/glob.js';
 
 /** Files that steer a test runner or an interpreter, wherever tests live. */
-const RUNNER_FILES = [
+export const RUNNER_FILES: readonly string[] = [
   '**/conftest.py',
   '**/pytest.ini',
   '**/pytest.toml',

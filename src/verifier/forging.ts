@@ -89,6 +89,12 @@ function stripComment(line: string, python: boolean, state: { block: boolean }):
   return out;
 }
 
+/** The rules as regular-expression sources and flags, for graders outside this process (the Harbor export's). */
+export function forgingRuleSources(): { rules: Record<'python' | 'javascript', [string, string, string][]>; always_equal: string } {
+  const out = (rules: Rule[]) => rules.map(([kind, re]): [string, string, string] => [kind, re.source, re.flags]);
+  return { rules: { python: out(PYTHON), javascript: out(JAVASCRIPT) }, always_equal: ALWAYS_EQUAL.source };
+}
+
 /** The forging signs in the lines a patch adds to Python, JavaScript and TypeScript files. */
 export function forgingSigns(patch: string): ForgingSign[] {
   const signs: ForgingSign[] = [];

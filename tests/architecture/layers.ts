@@ -22,6 +22,7 @@ export const LAYERS: Readonly<Record<string, number>> = {
   verifier: 6,
   agent: 6,
   taskpilot: 7,
+  interop: 7,
   curriculum: 8,
   rl: 9,
   policy: 10,

@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildEnvironment } from '../../src/env/build.js';
 import { selectRuntime } from '../../src/runtime/select.js';
-import { fromRecord, toSweBench, toSweSmith, writeHarborTask } from '../../src/task/formats.js';
+import { fromRecord, toSweBench, toSweSmith } from '../../src/task/formats.js';
 import { readTask, readTasks } from '../../src/task/io.js';
 import { agentWorkspace } from '../../src/grading/agent-view.js';
 import type { Task } from '../../src/task/task.js';
 import { reversePatch, revalidate } from '../../src/taskpilot/revalidate.js';
 import { synthesize, type SynthStats } from '../../src/taskpilot/synth.js';
 import { makeJsEnv, nodeTests } from '../helpers/env.js';
-import { referenceFiles, oracleModel } from '../../src/eval/oracle.js';
+import { oracleModel } from '../../src/eval/oracle.js';
+import { referenceFiles } from '../../src/task/reference.js';
 import { ScriptedModel } from '../../src/model/scripted.js';
 import { rollout } from '../../src/rl/rollout.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -179,15 +180,5 @@ describe('synth end to end on a small environment', () => {
     assert.deepEqual(imported.FAIL_TO_PASS, t.FAIL_TO_PASS);
     const r = await revalidate(imported, built, runtime, dataDir, { referenceRuns: 1, candidateRuns: 1 });
     assert.equal(r.ok, true, JSON.stringify(r.verdict));
-  });
-
-  it('exports Harbor task directories', async () => {
-    const built = await buildEnvironment(env, { dataDir, runtime });
-    const dir = writeHarborTask(tempDir(), tasks[0]!, built.snapshot);
-    for (const f of ['instruction.md', 'task.toml', 'environment/Dockerfile', 'tests/test.sh', 'tests/grade.py', 'tests/config.json', 'solution/solve.sh']) {
-      assert.ok(existsSync(join(dir, f)), f);
-    }
-    assert.match(readFileSync(join(dir, 'task.toml'), 'utf8'), /allow_internet = false/);
-    assert.ok(readdirSync(join(dir, 'tests', 'original', 'tests')).includes('stats.test.js'));
   });
 });
