@@ -1,5 +1,6 @@
 // `frognano eval`: run a model on stored or imported tasks, K attempts each,
 // grade every attempt with the verifier, and report pass@1 and pass@k.
+import { predictionsFile, predictionsOf, writePredictionsFile } from '../interop/predictions.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
@@ -42,7 +43,11 @@ if it fails again it is reported apart and left out of the pass rates.
   --workers W          attempts in parallel (default: one per core, fewer if memory is short)
   --seed S             seed of every attempt (derived per task and attempt; default 0)
   --out FILE           the JSON report (default <data-dir>/evals/<model>-seed<S>.json)
-  --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl
+  --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl, its diff
+                       beside it (attempt-<i>.diff); frognano traj export converts them
+  --predictions FILE   SWE-bench predictions (.jsonl or .json: instance_id, model_name_or_path,
+                       model_patch), the first attempt of each task; with --n above 1, attempt i
+                       also goes to FILE's name with .attempt-<i> before its suffix
   --checkpoint FILE    an embedded policy checkpoint (with --model embedded)
   --max-steps N        model turns per attempt at most (default ${DEFAULT_AGENT_LIMITS.maxSteps}, as in training and solve)
   --queue URL          attempts run by queue workers (frognano worker) on any machines:
@@ -81,6 +86,9 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const format = stringFlag(f, 'format');
     const foreignEnv = stringFlag(f, 'env');
     const trajectories = stringFlag(f, 'trajectories');
+    const predictions = stringFlag(f, 'predictions');
+    if (predictions && !/\.jsonl?$/.test(predictions))
+      throw new UserError(`--predictions ${predictions}: SWE-bench reads .json or .jsonl`, 'name the file preds.jsonl');
     const tasks = await loadEvalTasks(source, {
       ...(format ? { format } : {}),
       ...(foreignEnv
@@ -111,6 +119,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     let remote: EvalRunOptions['remote'];
     if (addr) {
       if (trajectories) throw new UserError('--trajectories is not written for queued attempts yet', 'drop --trajectories, or run without --queue');
+      if (predictions) throw new UserError('--predictions is not written for queued attempts yet', 'drop --predictions, or run without --queue');
       const opened = await openQueue(addr, `eval-${randomUUID().slice(0, 8)}`, ctx.err);
       queue = opened.queue;
       if (f.workers === undefined) {
@@ -135,6 +144,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       runtime,
       dataDir: dir,
       ...(trajectories ? { trajectoriesDir: resolve(trajectories) } : {}),
+      ...(predictions ? { keepChanges: true } : {}),
       ...(remote ? { remote } : {}),
       maxSteps: intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1),
       onProgress: (p) => {
@@ -163,6 +173,14 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const out = resolve(stringFlag(f, 'out') ?? join(dir, 'evals', `${slug(models.name)}-seed${seed}.json`));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    if (predictions) {
+      const changes = new Map(results.map((r) => [r.id, r.attempts.map((a) => a.change)]));
+      for (let i = 0; i < attempts; i++) {
+        const file = predictionsFile(resolve(predictions), i);
+        writePredictionsFile(file, predictionsOf(tasks, changes, models.name, i));
+        ctx.err(`predictions of attempt ${i} written to ${file}`);
+      }
+    }
     if (f.json) ctx.out(JSON.stringify(report, null, 2));
     else ctx.out(`${renderReport(report)}\nreport written to ${out}`);
     return report.overall.scoredAttempts === 0 ? 1 : 0;

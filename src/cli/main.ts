@@ -16,6 +16,7 @@ import { TASK_HELP, taskCommand } from './task.js';
 import { SERVE_HELP, serveCommand } from './serve.js';
 import { GC_HELP, gcCommand } from './gc.js';
 import { EVIDENCE_HELP, evidenceCommand } from './evidence.js';
+import { TRAJ_HELP, trajCommand } from './traj.js';
 import { QUEUE_HELP, queueCommand, WORKER_HELP, workerCommand } from './worker.js';
 import { CommandLineError, parseCommandLine, type ParsedArgs } from './options.js';
 
@@ -27,6 +28,7 @@ Commands:
   env list | add | check    manage the environments tasks are made from (frognano env --help)
   synth                     synthesize and validate tasks (frognano synth --help)
   task list | validate | export | import   stored tasks (frognano task --help)
+  traj export               trajectories as Harbor ATIF, mini-swe-agent files or OpenAI JSONL (frognano traj --help)
   eval                      run a model on tasks, report pass@1 / pass@k (frognano eval --help)
   solve                     run the agent on your own repository, print the diff (frognano solve --help)
   train                     online RL at the frontier of learnability: the embedded policy, or a
@@ -51,6 +53,7 @@ const USAGE: Record<string, string> = {
   env: ENV_HELP,
   synth: SYNTH_HELP,
   task: TASK_HELP,
+  traj: TRAJ_HELP,
   eval: EVAL_HELP,
   solve: SOLVE_HELP,
   train: TRAIN_HELP,
@@ -112,6 +115,8 @@ export async function main(argv: string[], io = { out: console.log, err: console
         return await synthCommand(ctx);
       case 'task':
         return await taskCommand(ctx);
+      case 'traj':
+        return await trajCommand(ctx);
       case 'eval':
         return await evalCommand(ctx);
       case 'solve':

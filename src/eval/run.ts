@@ -4,11 +4,12 @@
 // whatever the number of workers. An infrastructure failure is retried once
 // in a fresh workspace; if it fails again it is kept apart (reward null),
 // never scored as a failure.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuiltEnv } from '../env/build.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Task } from '../task/task.js';
-import { rolloutWithRetry } from '../rl/rollout.js';
+import { rolloutWithRetry, type AttemptDetail } from '../rl/rollout.js';
 import type { Rollout } from '../rl/contract.js';
 import { sharedReuse, type ResultReuse } from '../grading/reuse.js';
 import { pool } from '../util/pool.js';
@@ -29,6 +30,8 @@ export interface AttemptResult {
   verdict?: string;
   reason?: string;
   trajectory?: string;
+  /** The agent's diff (with keepChanges; absent when the workspace could not be read). */
+  change?: string;
 }
 
 export interface TaskResult {
@@ -61,7 +64,10 @@ export interface EvalRunOptions {
   reuse?: ResultReuse;
   runtime: Runtime;
   dataDir: string;
+  /** Writes each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl and its diff beside it (attempt-<i>.diff). */
   trajectoriesDir?: string;
+  /** Keep each attempt's diff in its result (predictions files). */
+  keepChanges?: boolean;
   /** Model turns per attempt at most (default DEFAULT_AGENT_LIMITS.maxSteps). */
   maxSteps?: number;
   onProgress?: (p: EvalProgress) => void;
@@ -85,6 +91,10 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
     const seed = deriveSeed(opts.seed, task.id, attempt);
     const recorderPath = opts.trajectoriesDir ? join(opts.trajectoriesDir, safeName(task.id), `attempt-${attempt}.jsonl`) : undefined;
     const built = opts.built.get(task.id)!;
+    let change: string | undefined;
+    const keep = (d: AttemptDetail) => {
+      if (d.change !== undefined) change = typeof d.change === 'string' ? d.change : undefined;
+    };
     const r = opts.remote
       ? await opts.remote(task, seed)
       : await rolloutWithRetry(
@@ -95,12 +105,14 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
             runtime: opts.runtime,
             dataDir: opts.dataDir,
             reuse: opts.reuse ?? sharedReuse,
+            keep,
             ...(recorderPath ? { recorderPath } : {}),
             ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}),
           },
           EVAL_VERSION,
         );
     const { retried } = r;
+    if (recorderPath && change !== undefined) writeFileSync(recorderPath.replace(/\.jsonl$/, '.diff'), change);
     const res: AttemptResult = {
       attempt,
       seed,
@@ -112,6 +124,7 @@ export async function runEval(opts: EvalRunOptions): Promise<TaskResult[]> {
       ...(r.verdict ? { verdict: r.verdict } : {}),
       ...(r.reason ? { reason: r.reason } : {}),
       ...(recorderPath ? { trajectory: recorderPath } : {}),
+      ...(opts.keepChanges && change !== undefined ? { change } : {}),
     };
     const mine = results[ti]!;
     const solvedBefore = mine.attempts.some((a) => a.reward === 1);

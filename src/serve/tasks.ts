@@ -2,12 +2,9 @@
 // observed pass rates (filtered by environment, generator, operator, pass
 // rate), one task with its instruction, bug, tests and attempts, and one
 // attempt with its trajectory, diff and verifier report.
-import { gunzipSync } from 'node:zlib';
-import { join } from 'node:path';
-import { attemptOf, type RunTaskRow, type StoredAttempt } from '../store/attempts.js';
+import { attemptOf, readArtifact, type RunTaskRow, type StoredAttempt } from '../store/attempts.js';
 import type { Store } from '../store/store.js';
 import { readTask } from '../task/io.js';
-import { readBounded } from '../util/bounded-read.js';
 import { errorMessage } from '../util/errors.js';
 
 export interface TaskFilter {
@@ -46,7 +43,6 @@ export interface AttemptView extends Omit<StoredAttempt, 'artifact'> {
 }
 
 /** Our own gzipped JSON, but a trajectory quotes what the agent printed: bounded on the way in and out. */
-const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
 
 interface DbTaskRow {
   task_id: string;
@@ -139,8 +135,7 @@ export class TaskQueries {
     let detail: unknown = null;
     if (a.artifact !== null) {
       try {
-        const raw = readBounded(join(this.dataDir, a.artifact), MAX_ARTIFACT_BYTES);
-        artifact = JSON.parse(gunzipSync(raw, { maxOutputLength: MAX_ARTIFACT_BYTES }).toString('utf8')) as unknown;
+        artifact = readArtifact(this.dataDir, a.artifact);
       } catch (err) {
         detail = `the attempt's file cannot be read: ${errorMessage(err)}`;
       }

@@ -2,10 +2,11 @@
 // verdict, timing) and its trajectory, diff and verifier report as one
 // gzipped JSON file beside the database. The files are held within a disk
 // budget: past it, the oldest attempts' files go (their rows stay).
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readBounded } from '../util/bounded-read.js';
 import type { Store } from './store.js';
 
 /** Why a rollout ran: a training group, an admission probe, rollouts added to a group (replay, --extend), or a held-out evaluation. */
@@ -252,4 +253,21 @@ export function forgetRun(store: Store, dataDir: string, run: string): number {
   })();
   rmSync(join(dataDir, 'attempts', encodeURIComponent(run)), { recursive: true, force: true });
   return bytes;
+}
+
+/** An attempt's artifact file is read back no larger than this, packed or not. */
+export const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
+
+/** The parsed artifact of an attempt (the file relative to the data directory); throws when it cannot be read. */
+export function readArtifact(dataDir: string, rel: string): unknown {
+  const raw = readBounded(join(dataDir, rel), MAX_ARTIFACT_BYTES);
+  return JSON.parse(gunzipSync(raw, { maxOutputLength: MAX_ARTIFACT_BYTES }).toString('utf8')) as unknown;
+}
+
+/** A run's attempts in the order they were made, of one kind or all. */
+export function runAttempts(store: Store, run: string, kind?: AttemptKind): StoredAttempt[] {
+  const rows = kind
+    ? store.db.prepare<[string, string], DbAttempt>('SELECT * FROM attempts WHERE run = ? AND kind = ? ORDER BY id').all(run, kind)
+    : store.db.prepare<[string], DbAttempt>('SELECT * FROM attempts WHERE run = ? ORDER BY id').all(run);
+  return rows.map(attemptOf);
 }

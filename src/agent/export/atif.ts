@@ -9,15 +9,22 @@ import type { Trajectory } from '../trajectory.js';
 
 export const ATIF_VERSION = 'ATIF-v1.4';
 
+/** A v1.6 content part. */
+export interface AtifPart {
+  type: 'text' | 'image';
+  text?: string;
+  source?: { media_type: string; path: string };
+}
+
 export interface AtifStep {
   step_id: number;
   timestamp?: string;
   source: 'system' | 'user' | 'agent';
   model_name?: string;
-  message: string;
+  message: string | AtifPart[];
   reasoning_content?: string;
   tool_calls?: { tool_call_id: string; function_name: string; arguments: Record<string, unknown> }[];
-  observation?: { results: { source_call_id?: string; content?: string }[] };
+  observation?: { results: { source_call_id?: string; content?: string | AtifPart[] }[] };
   metrics?: {
     prompt_tokens?: number;
     completion_tokens?: number;
@@ -120,13 +127,30 @@ export function toAtif(t: Trajectory, opts: { sessionId?: string; agentVersion?:
   };
 }
 
-/** The chat messages of an ATIF trajectory: results with a call id become tool messages, the others user messages. */
-export function fromAtif(a: AtifTrajectory): ChatMessage[] {
-  if (a.schema_version !== ATIF_VERSION) throw new Error(`unsupported ATIF version ${String(a.schema_version)}`);
+/** The versions Harbor reads and writes (harbor 0.20.0, models/trajectories/trajectory.py); later ones only add fields. */
+export const ATIF_VERSIONS = ['ATIF-v1.0', 'ATIF-v1.1', 'ATIF-v1.2', 'ATIF-v1.3', 'ATIF-v1.4', 'ATIF-v1.5', 'ATIF-v1.6', 'ATIF-v1.7'] as const;
+
+/** A message or result as text: since v1.6 it may be a list of parts (images are named, not embedded). */
+function text(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v)) return '';
+  return v
+    .map((part: unknown) =>
+      isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : isRecord(part) && part.type === 'image' ? '[image]' : '',
+    )
+    .join('\n');
+}
+
+/** The chat messages of an ATIF trajectory (any version Harbor writes): results with a call id become tool messages, the others user messages. */
+export function fromAtif(a: AtifTrajectory | { schema_version: string; steps: AtifStep[] }): ChatMessage[] {
+  if (!(ATIF_VERSIONS as readonly string[]).includes(a.schema_version))
+    throw new Error(`unsupported ATIF version ${String(a.schema_version)}; read: ${ATIF_VERSIONS.join(', ')}`);
   const out: ChatMessage[] = [];
   for (const s of a.steps) {
     if (s.source !== 'agent') {
-      out.push({ role: s.source, content: s.message });
+      out.push({ role: s.source, content: text(s.message) });
+      // Since v1.2 a system or user step may carry an observation of its own.
+      for (const r of s.observation?.results ?? []) out.push({ role: 'user', content: text(r.content) });
       continue;
     }
     const raw = isRecord(s.extra?.raw_arguments) ? s.extra.raw_arguments : {};
@@ -140,12 +164,12 @@ export function fromAtif(a: AtifTrajectory): ChatMessage[] {
     });
     out.push({
       role: 'assistant',
-      content: s.message,
+      content: text(s.message),
       ...(calls.length ? { tool_calls: calls } : {}),
       ...(s.reasoning_content !== undefined ? { reasoning_content: s.reasoning_content } : {}),
     });
     for (const r of s.observation?.results ?? []) {
-      out.push(r.source_call_id ? { role: 'tool', tool_call_id: r.source_call_id, content: r.content ?? '' } : { role: 'user', content: r.content ?? '' });
+      out.push(r.source_call_id ? { role: 'tool', tool_call_id: r.source_call_id, content: text(r.content) } : { role: 'user', content: text(r.content) });
     }
   }
   return out;

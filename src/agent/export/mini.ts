@@ -1,11 +1,16 @@
-// mini-swe-agent's trajectory file (trajectory_format mini-swe-agent-1.1):
-// {info, messages, trajectory_format}. Messages are OpenAI messages with an
-// `extra` field; the run ends with an `exit` message carrying the status and
-// the submission, as mini's own agent writes it.
+// mini-swe-agent's trajectory file as its DefaultAgent writes it (version
+// 2.4.6, trajectory_format mini-swe-agent-1.1): {info, messages,
+// trajectory_format, instance_id}. Assistant messages carry `extra.actions`
+// (the commands run), the response's usage and a timestamp in epoch seconds;
+// observations answer tool calls by id (or come as user messages under the
+// text protocol); the run ends with an `exit` message holding the status and
+// the submission, the final diff. docs/exports.md names the commit read.
 import { CHAT_ROLES } from '../../model/openai.js';
 import type { ChatMessage } from '../../model/types.js';
-import { isOneOf } from '../../util/guards.js';
-import type { StopReason, Trajectory } from '../trajectory.js';
+import { isOneOf, isRecord } from '../../util/guards.js';
+import { parseTextReply } from '../text-protocol.js';
+import { isToolsetName, toolset } from '../tools/index.js';
+import type { StopReason, Trajectory, TurnRecord } from '../trajectory.js';
 
 export const MINI_FORMAT = 'mini-swe-agent-1.1';
 
@@ -16,6 +21,12 @@ export interface MiniMessage {
   tool_call_id?: string;
   reasoning_content?: string;
   extra?: Record<string, unknown>;
+}
+
+/** One command an assistant message ran: mini runs bash only, so another tool is written as its name and arguments. */
+export interface MiniAction {
+  command: string;
+  tool_call_id?: string;
 }
 
 export interface MiniTrajectory {
@@ -30,36 +41,85 @@ export interface MiniTrajectory {
   };
   messages: MiniMessage[];
   trajectory_format: typeof MINI_FORMAT;
+  instance_id?: string;
 }
 
-/** mini's exit statuses are the names of the exceptions that end its runs. */
+/** mini's exit statuses: the names of what ends its runs (an uncaught exception's class name for a model failure). */
 const EXIT_STATUS: Record<StopReason, string> = {
   submitted: 'Submitted',
   'step-limit': 'LimitsExceeded',
   'turn-token-limit': 'LimitsExceeded',
-  'context-limit': 'LimitsExceeded',
+  'context-limit': 'ContextWindowExceededError',
   'wall-time': 'TimeExceeded',
-  'format-errors': 'FormatError',
+  'format-errors': 'RepeatedFormatError',
   'model-error': 'ModelError',
-  aborted: 'UserInterruption',
+  aborted: 'KeyboardInterrupt',
 };
 
+function actionCommand(name: string, args: unknown): string {
+  return name.toLowerCase() === 'bash' && isRecord(args) && typeof args.command === 'string' ? args.command : `${name} ${JSON.stringify(args)}`;
+}
+
+/** The commands of an assistant message: its tool calls, or the action a text-protocol reply carries. */
+function actionsOf(m: ChatMessage, t: Trajectory): MiniAction[] {
+  if (m.tool_calls?.length) {
+    return m.tool_calls.flatMap((c) => {
+      if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== 'string') return [];
+      let args: unknown = c.function.arguments;
+      try {
+        args = typeof args === 'string' ? JSON.parse(args) : args;
+      } catch {
+        /* kept as the text it was */
+      }
+      return [{ command: actionCommand(c.function.name, args), ...(typeof c.id === 'string' ? { tool_call_id: c.id } : {}) }];
+    });
+  }
+  if (t.meta.protocol !== 'text' || !isToolsetName(t.meta.toolset)) return [];
+  const parsed = parseTextReply(m.content, t.meta.toolset, toolset(t.meta.toolset));
+  return parsed.kind === 'action' ? [{ command: actionCommand(parsed.action.name, parsed.action.arguments) }] : [];
+}
+
+/** What mini keeps of a model call: the usage in the response's shape, and when it answered (epoch seconds). */
+function turnExtra(turn: TurnRecord, model: string): Record<string, unknown> {
+  const prompt = turn.usage?.promptTokens ?? turn.tokens?.promptIds?.length;
+  const completion = turn.usage?.completionTokens ?? turn.tokens?.ids.length;
+  const usage =
+    prompt !== undefined || completion !== undefined
+      ? { prompt_tokens: prompt ?? 0, completion_tokens: completion ?? 0, total_tokens: (prompt ?? 0) + (completion ?? 0) }
+      : undefined;
+  return {
+    response: { model, choices: [{ index: 0, finish_reason: turn.finishReason }], ...(usage ? { usage } : {}) },
+    cost: 0,
+    timestamp: (Date.parse(turn.startedAt) + turn.ms) / 1000,
+    ms: turn.ms,
+  };
+}
+
+/** The episode as mini-swe-agent's file; `submission` is the final diff (empty when the episode left none). */
 export function toMiniSweAgent(t: Trajectory, opts: { submission?: string } = {}): MiniTrajectory {
   const byMessage = new Map(t.turns.map((turn) => [turn.messageIndex, turn]));
   const messages: MiniMessage[] = t.messages.map((m, i) => {
-    const turn = byMessage.get(i);
     const { tool_calls, ...rest } = m;
     const base: MiniMessage = { ...rest, ...(tool_calls?.length ? { tool_calls } : {}) };
-    if (!turn) return base;
-    return { ...base, extra: { timestamp: turn.startedAt, ms: turn.ms, finish_reason: turn.finishReason, ...(turn.usage ? { usage: turn.usage } : {}) } };
+    if (m.role !== 'assistant') return base;
+    const turn = byMessage.get(i);
+    return { ...base, extra: { actions: actionsOf(m, t), ...(turn ? turnExtra(turn, t.meta.model) : {}) } };
   });
   const exitStatus = t.stopReason ? EXIT_STATUS[t.stopReason] : 'Unfinished';
   const submission = opts.submission ?? '';
-  messages.push({ role: 'exit', content: submission, extra: { exit_status: exitStatus, submission } });
+  messages.push({ role: 'exit', content: submission || exitStatus, extra: { exit_status: exitStatus, submission } });
+  const { maxSteps, wallTimeMs, ...limits } = t.meta.limits;
   return {
     info: {
       model_stats: { instance_cost: 0, api_calls: t.turns.length },
-      config: { agent: { ...t.meta.limits }, agent_type: 'frognano.runAgent', model: { model_name: t.meta.model } },
+      config: {
+        agent: { step_limit: maxSteps, cost_limit: 0, wall_time_limit_seconds: Math.round(wallTimeMs / 1000), frognano_limits: limits },
+        agent_type: 'frognano.runAgent',
+        model: { model_name: t.meta.model },
+        model_type: 'frognano',
+        environment: { cwd: '/workspace', toolset: t.meta.toolset },
+        environment_type: 'frognano.workspace',
+      },
       mini_version: 'frognano',
       exit_status: exitStatus,
       submission,
@@ -74,6 +134,7 @@ export function toMiniSweAgent(t: Trajectory, opts: { submission?: string } = {}
     },
     messages,
     trajectory_format: MINI_FORMAT,
+    ...(t.meta.taskId !== undefined ? { instance_id: t.meta.taskId } : {}),
   };
 }
 
