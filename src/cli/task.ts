@@ -1,12 +1,13 @@
 // `frognano task list | validate | export | import`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import { findEnvironment } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import { fromRecord, toSweBench, toSweSmith } from '../task/formats.js';
-import { writeHarborTask } from '../interop/harbor.js';
+import { readHarborTask, writeHarborTask } from '../interop/harbor.js';
+import { EnvRepo, writeSweBenchTask, writeSweYaml } from '../interop/swebench.js';
 import { readTasks, writeGrading, writeTask } from '../task/io.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
@@ -27,10 +28,24 @@ export const TASK_HELP = `Usage:
       re-validate a random sample of accepted tasks (a run's admitted ones with --run) with more
       runs, check them for leaks, and bound the share of invalid or leaking tasks (95% Wilson)
   frognano task export --format swebench|swesmith|harbor [--tasks DIR] --out FILE|DIR
+      swebench --out DIR: a task repository SWE-bench 5 runs (tasks/, sweb.yaml, instances.jsonl,
+      a git repository per environment); --out FILE.jsonl: the records alone (what import reads);
+      harbor --out DIR: one Harbor task directory per task (docs/exports.md)
   frognano task import <file.jsonl> --format swebench|swesmith [--env NAME] [--out DIR]
+  frognano task import <dir> --format harbor [--out DIR]   Harbor task directories FrogNano exported
 
 --tasks defaults to <data-dir>/tasks. Records made by FrogNano import back
 exactly; records from other tools need --env, the environment they run in.`;
+
+/** Harbor task directories this tool exported (one, or a folder of them), back into task directories. */
+function importHarbor(root: string, outDir: string): number {
+  const dirs = existsSync(join(root, 'task.toml')) ? [root] : existsSync(root) ? readdirSync(root).map((d) => join(root, d)) : [];
+  const tasks = dirs.filter((d) => existsSync(join(d, 'tests', 'config.json'))).map(readHarborTask);
+  if (tasks.length === 0)
+    throw new UserError(`no Harbor task directory exported by FrogNano at ${root}`, 'pass what frognano task export --format harbor wrote');
+  for (const t of tasks) writeTask(outDir, t);
+  return tasks.length;
+}
 
 export async function taskCommand(ctx: CliContext): Promise<number> {
   const [sub, ...rest] = ctx.positionals;
@@ -128,6 +143,26 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
         const out = flag('out');
         if (!out) throw new UserError('export needs --out', 'a .jsonl file for swebench/swesmith, a directory for harbor');
         const tasks = readTasks(tasksDir);
+        if (format === 'swebench' && !out.endsWith('.jsonl')) {
+          const rt = runtime();
+          mkdirSync(out, { recursive: true });
+          writeSweYaml(out);
+          const repos = new Map<string, EnvRepo>();
+          const rows: Record<string, unknown>[] = [];
+          for (const [i, t] of tasks.entries()) {
+            ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
+            const built = await taskEnvironment(t, store, dir, rt);
+            const key = `${t.env.name}-${t.env.hash.slice(0, 8)}`;
+            if (!repos.has(key)) repos.set(key, await EnvRepo.create(join(out, 'repos', key), built.snapshot));
+            rows.push(await writeSweBenchTask(out, t, repos.get(key)!, { built, runtime: rt, dataDir: dir }));
+          }
+          writeFileSync(join(out, 'instances.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+          ctx.out(
+            `exported ${tasks.length} tasks to ${out}: a SWE-bench task repository (tasks/, sweb.yaml), instances.jsonl, and a git repository per environment (repos/)`,
+          );
+          ctx.out(`run them: swebench eval ${join(out, 'instances.jsonl')} --task-repo ${out} -p preds.jsonl (docs/exports.md)`);
+          return 0;
+        }
         if (format === 'swebench' || format === 'swesmith') {
           mkdirSync(dirname(out), { recursive: true });
           const conv = format === 'swebench' ? toSweBench : toSweSmith;
@@ -146,7 +181,13 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
         const file = rest[0];
         const format = flag('format');
         if (!file) throw new UserError('import needs a JSONL file', 'frognano task import tasks.jsonl --format swebench');
-        if (format !== 'swebench' && format !== 'swesmith') throw new UserError(`unknown import format "${format ?? ''}"`, 'use --format swebench or swesmith');
+        if (format === 'harbor') {
+          const n = importHarbor(file, flag('out') ?? tasksDir);
+          ctx.out(`imported ${n} tasks into ${flag('out') ?? tasksDir}`);
+          return 0;
+        }
+        if (format !== 'swebench' && format !== 'swesmith')
+          throw new UserError(`unknown import format "${format ?? ''}"`, 'use --format swebench, swesmith or harbor');
         const outDir = flag('out') ?? tasksDir;
         const envName = flag('env');
         let foreign;

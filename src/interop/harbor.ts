@@ -5,7 +5,7 @@
 // environment's language does not bring, except Python for the grader on
 // JavaScript images; the bug is already in the copied files, so no git or
 // patch runs at build or grading time.
-import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'smol-toml';
 import type { BuiltEnv } from '../env/build.js';
@@ -13,7 +13,9 @@ import { envWorkspace } from '../env/workspace.js';
 import { agentWorkspace } from '../grading/agent-view.js';
 import type { Runtime } from '../runtime/types.js';
 import { referenceFiles } from '../task/reference.js';
+import { taskFromJSON } from '../task/io.js';
 import type { Task } from '../task/task.js';
+import { isRecord } from '../util/guards.js';
 import { globToRegExp } from '../util/glob.js';
 import { exportAssetsDir } from '../util/paths.js';
 import { shellQuote } from '../util/shell.js';
@@ -118,6 +120,14 @@ function solveSh(files: { path: string; content: string | null }[]): string {
       : `mkdir -p -- ${shellQuote(dirname(f.path))} && cp -- ${shellQuote(`/solution/files/${f.path}`)} ${shellQuote(f.path)}`,
   );
   return `#!/bin/bash\n# The reference fix, written as files (nothing beyond bash and cp needed).\nset -e\ncd ${WORKDIR}\n${steps.join('\n')}\n`;
+}
+
+/** The task a Harbor directory exported by writeHarborTask holds (tests/config.json keeps it whole). */
+export function readHarborTask(dir: string): Task {
+  const file = join(dir, 'tests', 'config.json');
+  const config: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (!isRecord(config) || !isRecord(config.frognano)) throw new Error(`${file} holds no FrogNano task: the directory was not exported by FrogNano`);
+  return taskFromJSON(JSON.stringify(config.frognano), file);
 }
 
 /** Writes one task's Harbor directory under root (replacing an earlier export of it); returns its path. */

@@ -1,4 +1,4 @@
-// A stand-in for a Harbor container, for tests on a machine with no
+// A stand-in for a Harbor or SWE-bench container, for tests on a machine with no
 // container engine: bubblewrap mounts the exported files where Harbor puts
 // them (/workspace from environment/repo as the image's WORKDIR, /tests,
 // /solution, /logs/verifier) and runs the scripts as Harbor would. The
@@ -19,44 +19,40 @@ export interface Container {
   reward(): { reward: string; verdict: { verdict: string; reason: string; honeypots?: number; dropped?: { file: string }[] } };
 }
 
+/** Runs argv in a bubblewrap sandbox with the host's toolchain and the given binds (host path -> sandbox path). */
+export function inSandbox(binds: Record<string, string>, argv: string[], chdir: string): string {
+  const python = hostPython();
+  const bin = python ? dirname(python.executable) : '/usr/bin';
+  const args = [
+    '--unshare-pid',
+    '--unshare-net',
+    '--die-with-parent',
+    ...systemBinds(false),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    ...(python?.prefixes ?? []).filter((p) => !p.startsWith('/usr/')).flatMap((p) => ['--ro-bind', p, p]),
+    ...Object.entries(binds).flatMap(([host, inside]) => ['--bind', host, inside]),
+    '--chdir',
+    chdir,
+    ...argv,
+  ];
+  return execFileSync('bwrap', args, { encoding: 'utf8', timeout: 120_000, env: { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: '/tmp' } });
+}
+
 export function container(taskDir: string): Container {
   const workspace = tempDir('fn-harbor-ws-');
   cpSync(join(taskDir, 'environment', 'repo'), workspace, { recursive: true });
   const logs = tempDir('fn-harbor-logs-');
-  const python = hostPython();
-  const bin = python ? dirname(python.executable) : '/usr/bin';
   const run = (script: string) => {
     // Harbor copies tests/ (or solution/) in only when it runs them: a fresh copy each time.
     const phase = script.split('/')[0]!;
     const copy = join(tempDir('fn-harbor-copy-'), phase);
     cpSync(join(taskDir, phase), copy, { recursive: true });
-    const args = [
-      '--unshare-pid',
-      '--unshare-net',
-      '--die-with-parent',
-      ...systemBinds(false),
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      '--tmpfs',
-      '/tmp',
-      ...(python?.prefixes ?? []).filter((p) => !p.startsWith('/usr/')).flatMap((p) => ['--ro-bind', p, p]),
-      '--bind',
-      workspace,
-      '/workspace',
-      '--bind',
-      copy,
-      `/${phase}`,
-      '--bind',
-      logs,
-      '/logs/verifier',
-      '--chdir',
-      '/workspace',
-      'bash',
-      `/${script}`,
-    ];
-    return execFileSync('bwrap', args, { encoding: 'utf8', timeout: 120_000, env: { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: '/tmp' } });
+    return inSandbox({ [workspace]: '/workspace', [copy]: `/${phase}`, [logs]: '/logs/verifier' }, ['bash', `/${script}`], '/workspace');
   };
   return {
     workspace,

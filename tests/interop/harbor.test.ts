@@ -10,7 +10,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parse } from 'smol-toml';
-import { writeHarborTask } from '../../src/interop/harbor.js';
+import { readHarborTask, writeHarborTask } from '../../src/interop/harbor.js';
 import { bwrapAvailable } from '../../src/runtime/host.js';
 import { isRecord } from '../../src/util/guards.js';
 import { toyTask, type ToyTask } from '../helpers/task.js';
@@ -100,6 +100,10 @@ for (const language of ['python', 'javascript'] as const) {
       assert.doesNotMatch(readFileSync(join(dir, 'environment', 'repo', testFile), 'utf8'), new RegExp(held));
       assert.match(readFileSync(join(dir, 'tests', 'repo', testFile), 'utf8'), new RegExp(held));
       assert.equal(readFileSync(join(dir, 'environment', 'repo', toy.file), 'utf8'), toy.broken);
+    });
+
+    it('imports back to the same task', T, () => {
+      assert.deepEqual(readHarborTask(dir), JSON.parse(JSON.stringify(toy.task)));
     });
 
     it('grades the reference fix 1 with the honeypots laid out, and no change 0', T, () => {

@@ -1,0 +1,200 @@
+// SWE-bench exports the harness runs (docs/exports.md): for swebench 5, whose
+// rows carry their own image, eval script and log parser, a task repository
+// (sweb.yaml, tasks/<id>/{task.yaml, tests.json, problem_statement.md,
+// gold.patch, test.patch, eval.sh, Dockerfile}) and the same rows as
+// instances.jsonl. Each environment becomes a git repository with real
+// commits: its clean state (environment_setup_commit) and, on a branch named
+// after each task, the broken state without the task's failing tests
+// (base_commit); test.patch brings those tests back, as in SWE-bench, where
+// the failing tests arrive with the test patch. Nothing is fetched from
+// GitHub: each task's image is built from a git bundle of its branch.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { envWorkspace } from '../env/workspace.js';
+import { withoutHeldBack } from '../grading/holdback.js';
+import { toSweBench } from '../task/formats.js';
+import type { Task } from '../task/task.js';
+import { git } from '../util/git.js';
+import { exportAssetsDir } from '../util/paths.js';
+import { shellQuote } from '../util/shell.js';
+import { HARBOR_PYTEST, type ExportContext } from './harbor.js';
+
+/** The dataset the task repository lists its tasks under (sweb.yaml). */
+export const SWEBENCH_DATASET = 'frognano/tasks';
+/** swebench's parser for "[PASSED] id" / "[FAILED] id" lines: ids with spaces survive it. */
+const LOG_PARSER = 'parse_log_jest_json';
+
+/** swebench's image name for an instance (swebench/task/checks.py expected_image). */
+export function swebenchImage(id: string): string {
+  return `swebench/sweb.eval.x86_64.${id.replaceAll('__', '_1776_')}:latest`.toLowerCase();
+}
+
+/** A git repository of one environment: its clean commit, and a branch per task. */
+export class EnvRepo {
+  private constructor(
+    readonly dir: string,
+    readonly clean: string,
+  ) {}
+
+  static async create(dir: string, snapshot: string): Promise<EnvRepo> {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    await git(['init', '-q', '--template=', '-b', 'main'], { cwd: dir });
+    cpSync(snapshot, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.endsWith('/.git') });
+    await git(['add', '-A'], { cwd: dir });
+    await git(['commit', '-q', '--no-verify', '-m', 'clean: the environment as FrogNano built it'], { cwd: dir });
+    return new EnvRepo(dir, (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim());
+  }
+
+  /** The tree of a directory's content (nothing committed). */
+  async tree(workTree: string): Promise<string> {
+    const gitDir = join(this.dir, '.git');
+    await git(['add', '-A'], { gitDir, workTree });
+    const tree = (await git(['write-tree'], { gitDir, workTree })).trim();
+    await git(['read-tree', 'HEAD'], { gitDir, workTree: this.dir }); // the index back to main's
+    return tree;
+  }
+
+  /** A commit of a tree on top of the clean one, on a branch of its own. */
+  async branch(name: string, tree: string, message: string): Promise<string> {
+    const commit = (await git(['commit-tree', tree, '-p', this.clean, '-m', message], { cwd: this.dir })).trim();
+    await git(['branch', '-f', name, commit], { cwd: this.dir });
+    return commit;
+  }
+
+  diff(from: string, to: string): Promise<string> {
+    return git(['diff', '--binary', '--no-renames', from, to], { cwd: this.dir });
+  }
+
+  async changedFiles(from: string, to: string): Promise<{ path: string; status: string }[]> {
+    const out = await git(['diff', '--name-status', '--no-renames', '-z', from, to], { cwd: this.dir });
+    const parts = out.split('\0').filter(Boolean);
+    const files: { path: string; status: string }[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) files.push({ status: parts[i]!, path: parts[i + 1]! });
+    return files;
+  }
+}
+
+/** The instance's states: the broken repository with and without the failing tests (hidden files gone, failing tests cut). */
+async function states(
+  t: Task,
+  repo: EnvRepo,
+  ctx: ExportContext,
+): Promise<{ base: string; full: string; testPatch: string; testFiles: { path: string; status: string }[] }> {
+  const ws = await envWorkspace(ctx.built, ctx.runtime, ctx.dataDir, { patch: t.bugPatch });
+  const tmp = mkdtempSync(join(tmpdir(), 'fn-swebench-'));
+  try {
+    const fullTree = await repo.tree(ws.root);
+    cpSync(ws.root, tmp, { recursive: true, verbatimSymlinks: true });
+    for (const rel of t.hiddenFiles) if (existsSync(join(tmp, rel))) unlinkSync(join(tmp, rel));
+    const cut = await withoutHeldBack(ctx.built.snapshot, t.env.spec, t.FAIL_TO_PASS);
+    for (const [rel, content] of Object.entries(cut)) if (existsSync(join(tmp, rel))) writeFileSync(join(tmp, rel), content);
+    const base = await repo.branch(t.id, await repo.tree(tmp), `broken: ${t.id} (its failing tests come with test.patch)`);
+    return { base, full: fullTree, testPatch: await repo.diff(base, fullTree), testFiles: await repo.changedFiles(base, fullTree) };
+  } finally {
+    ws.dispose();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function evalScript(t: Task, base: string, testPatch: string, testFiles: { path: string; status: string }[]): string {
+  const spec = t.env.spec;
+  const report = '/tmp/frognano-report';
+  const argv = spec.test.command.map((a) => shellQuote(a.replaceAll('{report}', report).replaceAll('{python}', 'python3'))).join(' ');
+  const reportFile = spec.test.report.from === 'file' ? report : `${report}.out`;
+  const existing = testFiles.filter((f) => f.status !== 'A').map((f) => shellQuote(f.path));
+  const added = testFiles.filter((f) => f.status === 'A').map((f) => shellQuote(f.path));
+  const reader = readFileSync(join(exportAssetsDir, 'frognano_reports.py'), 'utf8');
+  return [
+    '#!/bin/bash',
+    'set -uxo pipefail',
+    'cd /testbed',
+    'git config --global --add safe.directory /testbed',
+    // The tests as the base commit has them, then the failing tests from the test patch.
+    ...(existing.length ? [`git checkout ${base} -- ${existing.join(' ')}`] : []),
+    ...(added.length ? [`rm -f -- ${added.join(' ')}`] : []),
+    ...(testPatch ? [`git apply -v - <<'EOF_FROGNANO_TEST_PATCH'`, testPatch.replace(/\n$/, ''), 'EOF_FROGNANO_TEST_PATCH'] : []),
+    `cat > /tmp/frognano_reports.py <<'EOF_FROGNANO_READER'`,
+    reader.replace(/\n$/, ''),
+    'EOF_FROGNANO_READER',
+    ...Object.entries(spec.test.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+    "echo '>>>>> Start Test Output'",
+    // One line, the last before the end marker: swebench records its exit code, the runner's.
+    `${argv} > ${report}.out 2>&1; code=$?; python3 /tmp/frognano_reports.py ${spec.test.report.format} ${reportFile} /testbed; (exit $code)`,
+    "echo '>>>>> End Test Output'",
+    `tail -c 20000 ${report}.out`,
+    ...(existing.length ? [`git checkout ${base} -- ${existing.join(' ')}`] : []),
+    '',
+  ].join('\n');
+}
+
+function dockerfile(t: Task, base: string): string {
+  const python = t.env.spec.language === 'python';
+  return [
+    `FROM ${python ? 'python:3.11-slim' : 'node:20-slim'}`,
+    `RUN apt-get update && apt-get install -y --no-install-recommends git patch${python ? '' : ' python3'} && rm -rf /var/lib/apt/lists/*`,
+    ...(python ? [`RUN pip install --no-cache-dir pytest==${HARBOR_PYTEST}`] : []),
+    'COPY repo.bundle /tmp/repo.bundle',
+    `RUN git clone -q /tmp/repo.bundle /testbed && git -C /testbed checkout -q -B main ${base} && rm /tmp/repo.bundle`,
+    'WORKDIR /testbed',
+    ...t.env.spec.setup.map((s) => `RUN ${s.replaceAll('{python}', 'python3')}`),
+    // What setup installs stays out of git's view: the harness cleans untracked files between patch attempts.
+    ...(t.env.spec.layer.length ? [`RUN printf '%s\\n' ${t.env.spec.layer.map(shellQuote).join(' ')} >> .git/info/exclude`] : []),
+    '',
+  ].join('\n');
+}
+
+const yaml = (fields: Record<string, string | string[]>) =>
+  Object.entries(fields)
+    .map(([k, v]) => (Array.isArray(v) ? `${k}:\n${v.map((x) => `  - ${JSON.stringify(x)}`).join('\n')}` : `${k}: ${JSON.stringify(v)}`))
+    .join('\n') + '\n';
+
+/** One task into the task repository and its environment's git repository; returns its row. */
+export async function writeSweBenchTask(root: string, t: Task, repo: EnvRepo, ctx: ExportContext): Promise<Record<string, unknown>> {
+  const { base, testPatch, testFiles } = await states(t, repo, ctx);
+  const row = {
+    ...toSweBench(t),
+    repo: `frognano/${t.env.name}`,
+    base_commit: base,
+    environment_setup_commit: repo.clean,
+    test_patch: testPatch,
+    version: t.env.hash.slice(0, 12),
+    image: swebenchImage(t.id),
+    eval_script: evalScript(t, base, testPatch, testFiles),
+    log_parser: LOG_PARSER,
+    eval_type: 'pass_and_fail',
+  };
+  const dir = join(root, 'tasks', t.id);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'task.yaml'),
+    yaml({
+      instance_id: t.id,
+      repo: row.repo,
+      version: row.version,
+      base_commit: base,
+      environment_setup_commit: repo.clean,
+      created_at: t.stats.createdAt,
+      split: 'test',
+      datasets: [SWEBENCH_DATASET],
+      image: row.image,
+      log_parser: LOG_PARSER,
+      eval_type: 'pass_and_fail',
+    }),
+  );
+  writeFileSync(join(dir, 'tests.json'), `${JSON.stringify({ FAIL_TO_PASS: t.FAIL_TO_PASS, PASS_TO_PASS: t.PASS_TO_PASS }, null, 1)}\n`);
+  writeFileSync(join(dir, 'problem_statement.md'), t.instruction);
+  writeFileSync(join(dir, 'gold.patch'), t.fixPatch);
+  writeFileSync(join(dir, 'test.patch'), testPatch);
+  writeFileSync(join(dir, 'eval.sh'), row.eval_script);
+  writeFileSync(join(dir, 'Dockerfile'), dockerfile(t, base));
+  await git(['bundle', 'create', '-q', join(dir, 'repo.bundle'), t.id], { cwd: repo.dir });
+  return row;
+}
+
+/** The task repository's own file. */
+export function writeSweYaml(root: string): void {
+  writeFileSync(join(root, 'sweb.yaml'), yaml({ datasets: [SWEBENCH_DATASET], splits: ['test'] }));
+}
