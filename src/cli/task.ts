@@ -8,6 +8,8 @@ import { Store } from '../store/store.js';
 import { fromRecord, toSweBench, toSweSmith } from '../task/formats.js';
 import { readHarborTask, writeHarborTask } from '../interop/harbor.js';
 import { EnvRepo, writeSweBenchTask, writeSweYaml } from '../interop/swebench.js';
+import { writeSweSmithFiles, writeSweSmithTask } from '../interop/swesmith.js';
+import type { Task } from '../task/task.js';
 import { readTasks, writeGrading, writeTask } from '../task/io.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
@@ -30,6 +32,8 @@ export const TASK_HELP = `Usage:
   frognano task export --format swebench|swesmith|harbor [--tasks DIR] --out FILE|DIR
       swebench --out DIR: a task repository SWE-bench 5 runs (tasks/, sweb.yaml, instances.jsonl,
       a git repository per environment); --out FILE.jsonl: the records alone (what import reads);
+      swesmith --out DIR: records named as SWE-smith names them, its repository profiles and a git
+      repository per environment to push as the mirror; --out FILE.jsonl: the records alone
       harbor --out DIR: one Harbor task directory per task (docs/exports.md)
   frognano task import <file.jsonl> --format swebench|swesmith [--env NAME] [--out DIR]
   frognano task import <dir> --format harbor [--out DIR]   Harbor task directories FrogNano exported
@@ -161,6 +165,31 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
             `exported ${tasks.length} tasks to ${out}: a SWE-bench task repository (tasks/, sweb.yaml), instances.jsonl, and a git repository per environment (repos/)`,
           );
           ctx.out(`run them: swebench eval ${join(out, 'instances.jsonl')} --task-repo ${out} -p preds.jsonl (docs/exports.md)`);
+          return 0;
+        }
+        if (format === 'swesmith' && !out.endsWith('.jsonl')) {
+          const rt = runtime();
+          const repos = new Map<string, { repo: EnvRepo; t: Task }>();
+          const records: Record<string, unknown>[] = [];
+          const testFiles: Record<string, [string[], string[]]> = {};
+          for (const [i, t] of tasks.entries()) {
+            ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
+            const built = await taskEnvironment(t, store, dir, rt);
+            const key = `${t.env.name}-${t.env.hash.slice(0, 8)}`;
+            if (!repos.has(key)) repos.set(key, { repo: await EnvRepo.create(join(out, 'repos', key), built.snapshot), t });
+            const { record, testFiles: files } = await writeSweSmithTask(t, repos.get(key)!.repo, { built, runtime: rt, dataDir: dir });
+            records.push(record);
+            testFiles[String(record.instance_id)] = files;
+          }
+          writeSweSmithFiles(
+            out,
+            records,
+            [...repos.values()].map(({ repo, t }) => ({ t, clean: repo.clean })),
+            testFiles,
+          );
+          ctx.out(
+            `exported ${tasks.length} tasks to ${out}: instances.jsonl named as SWE-smith names them, frognano_profiles.py, and a repository per environment to push as its mirror (repos/; docs/exports.md)`,
+          );
           return 0;
         }
         if (format === 'swebench' || format === 'swesmith') {

@@ -8,7 +8,7 @@
 // (base_commit); test.patch brings those tests back, as in SWE-bench, where
 // the failing tests arrive with the test patch. Nothing is fetched from
 // GitHub: each task's image is built from a git bundle of its branch.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envWorkspace } from '../env/workspace.js';
@@ -16,9 +16,9 @@ import { withoutHeldBack } from '../grading/holdback.js';
 import { toSweBench } from '../task/formats.js';
 import type { Task } from '../task/task.js';
 import { git } from '../util/git.js';
-import { exportAssetsDir } from '../util/paths.js';
 import { shellQuote } from '../util/shell.js';
 import { HARBOR_PYTEST, type ExportContext } from './harbor.js';
+import { envLines, outputTailLine, readerLines, testLine } from './test-lines.js';
 
 /** The dataset the task repository lists its tasks under (sweb.yaml). */
 export const SWEBENCH_DATASET = 'frognano/tasks';
@@ -56,11 +56,12 @@ export class EnvRepo {
     return tree;
   }
 
-  /** A commit of a tree on top of the clean one, on a branch of its own. */
-  async branch(name: string, tree: string, message: string): Promise<string> {
-    const commit = (await git(['commit-tree', tree, '-p', this.clean, '-m', message], { cwd: this.dir })).trim();
-    await git(['branch', '-f', name, commit], { cwd: this.dir });
-    return commit;
+  /** Commits of trees, each on the one before, the first on the clean commit, on a branch of their own; returns the last. */
+  async branch(name: string, commits: { tree: string; message: string }[]): Promise<string> {
+    let parent = this.clean;
+    for (const c of commits) parent = (await git(['commit-tree', c.tree, '-p', parent, '-m', c.message], { cwd: this.dir })).trim();
+    await git(['branch', '-f', name, parent], { cwd: this.dir });
+    return parent;
   }
 
   diff(from: string, to: string): Promise<string> {
@@ -76,36 +77,33 @@ export class EnvRepo {
   }
 }
 
-/** The instance's states: the broken repository with and without the failing tests (hidden files gone, failing tests cut). */
-async function states(
-  t: Task,
-  repo: EnvRepo,
-  ctx: ExportContext,
-): Promise<{ base: string; full: string; testPatch: string; testFiles: { path: string; status: string }[] }> {
+/** A task's broken state as trees of the repository: with every test (full), and without its failing tests (cut: hidden files removed, failing tests cut from their files). */
+export async function brokenTrees(t: Task, repo: EnvRepo, ctx: ExportContext): Promise<{ full: string; cut: string }> {
   const ws = await envWorkspace(ctx.built, ctx.runtime, ctx.dataDir, { patch: t.bugPatch });
-  const tmp = mkdtempSync(join(tmpdir(), 'fn-swebench-'));
+  const tmp = mkdtempSync(join(tmpdir(), 'fn-export-'));
   try {
-    const fullTree = await repo.tree(ws.root);
+    const full = await repo.tree(ws.root);
     cpSync(ws.root, tmp, { recursive: true, verbatimSymlinks: true });
     for (const rel of t.hiddenFiles) if (existsSync(join(tmp, rel))) unlinkSync(join(tmp, rel));
     const cut = await withoutHeldBack(ctx.built.snapshot, t.env.spec, t.FAIL_TO_PASS);
     for (const [rel, content] of Object.entries(cut)) if (existsSync(join(tmp, rel))) writeFileSync(join(tmp, rel), content);
-    const base = await repo.branch(t.id, await repo.tree(tmp), `broken: ${t.id} (its failing tests come with test.patch)`);
-    return { base, full: fullTree, testPatch: await repo.diff(base, fullTree), testFiles: await repo.changedFiles(base, fullTree) };
+    return { full, cut: await repo.tree(tmp) };
   } finally {
     ws.dispose();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
+/** The instance's base commit (the cut tree on the clean commit, on a branch named after the task) and its test patch. */
+async function states(t: Task, repo: EnvRepo, ctx: ExportContext): Promise<{ base: string; testPatch: string; testFiles: { path: string; status: string }[] }> {
+  const { full, cut } = await brokenTrees(t, repo, ctx);
+  const base = await repo.branch(t.id, [{ tree: cut, message: `broken: ${t.id} (its failing tests come with test.patch)` }]);
+  return { base, testPatch: await repo.diff(base, full), testFiles: await repo.changedFiles(base, full) };
+}
+
 function evalScript(t: Task, base: string, testPatch: string, testFiles: { path: string; status: string }[]): string {
-  const spec = t.env.spec;
-  const report = '/tmp/frognano-report';
-  const argv = spec.test.command.map((a) => shellQuote(a.replaceAll('{report}', report).replaceAll('{python}', 'python3'))).join(' ');
-  const reportFile = spec.test.report.from === 'file' ? report : `${report}.out`;
   const existing = testFiles.filter((f) => f.status !== 'A').map((f) => shellQuote(f.path));
   const added = testFiles.filter((f) => f.status === 'A').map((f) => shellQuote(f.path));
-  const reader = readFileSync(join(exportAssetsDir, 'frognano_reports.py'), 'utf8');
   return [
     '#!/bin/bash',
     'set -uxo pipefail',
@@ -115,15 +113,13 @@ function evalScript(t: Task, base: string, testPatch: string, testFiles: { path:
     ...(existing.length ? [`git checkout ${base} -- ${existing.join(' ')}`] : []),
     ...(added.length ? [`rm -f -- ${added.join(' ')}`] : []),
     ...(testPatch ? [`git apply -v - <<'EOF_FROGNANO_TEST_PATCH'`, testPatch.replace(/\n$/, ''), 'EOF_FROGNANO_TEST_PATCH'] : []),
-    `cat > /tmp/frognano_reports.py <<'EOF_FROGNANO_READER'`,
-    reader.replace(/\n$/, ''),
-    'EOF_FROGNANO_READER',
-    ...Object.entries(spec.test.env).map(([k, v]) => `export ${k}=${shellQuote(v)}`),
+    ...readerLines(),
+    ...envLines(t.env.spec),
     "echo '>>>>> Start Test Output'",
-    // One line, the last before the end marker: swebench records its exit code, the runner's.
-    `${argv} > ${report}.out 2>&1; code=$?; python3 /tmp/frognano_reports.py ${spec.test.report.format} ${reportFile} /testbed; (exit $code)`,
+    // The last line before the end marker: swebench records its exit code, the runner's.
+    testLine(t.env.spec, '/testbed'),
     "echo '>>>>> End Test Output'",
-    `tail -c 20000 ${report}.out`,
+    outputTailLine(),
     ...(existing.length ? [`git checkout ${base} -- ${existing.join(' ')}`] : []),
     '',
   ].join('\n');

@@ -10,12 +10,13 @@ import { isRecord, isStringArray } from '../util/guards.js';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { TASK_SCHEMA, type Task } from './task.js';
 
-type Extra = Pick<Task, 'bugPatch' | 'fixPatch' | 'hiddenFiles' | 'heldBack' | 'grading' | 'knobs' | 'provenance' | 'stats'> & { env: Task['env'] };
+type Extra = Pick<Task, 'id' | 'bugPatch' | 'fixPatch' | 'hiddenFiles' | 'heldBack' | 'grading' | 'knobs' | 'provenance' | 'stats'> & { env: Task['env'] };
 
 /** Our own fields as toSweBench wrote them, checked as far as a task is read from them. */
 function isExtra(x: unknown): x is Extra {
   return (
     isRecord(x) &&
+    (x.id === undefined || typeof x.id === 'string') &&
     typeof x.bugPatch === 'string' &&
     typeof x.fixPatch === 'string' &&
     isStringArray(x.hiddenFiles) &&
@@ -28,6 +29,8 @@ function isExtra(x: unknown): x is Extra {
 
 function extra(t: Task): Extra {
   return {
+    // The task's own id: another tool's naming may rename the instance (SWE-smith's export does).
+    id: t.id,
     bugPatch: t.bugPatch,
     fixPatch: t.fixPatch,
     hiddenFiles: t.hiddenFiles,
