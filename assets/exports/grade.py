@@ -23,6 +23,7 @@ import random
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 
@@ -84,7 +85,9 @@ def files_of(root, skip_layer):
                 keep.append(d)
         dirnames[:] = keep
         for name in filenames:
-            out[rel_dir + name] = "link" if os.path.islink(os.path.join(dirpath, name)) else "file"
+            mode = os.lstat(os.path.join(dirpath, name)).st_mode
+            # A FIFO or device would block a read: it is never read, only dropped.
+            out[rel_dir + name] = "link" if stat.S_ISLNK(mode) else "file" if stat.S_ISREG(mode) else "special"
             if len(out) > LIMITS["max_files"]:
                 raise Refused(f"the workspace holds more than {LIMITS['max_files']} files")
     return out
@@ -110,9 +113,9 @@ def agent_change():
         if any(rel == p or rel.startswith(p + "/") for p in LAYER):
             continue
         was, now = before.get(rel), after.get(rel)
-        if (now is None and rel in HIDDEN) or (was == now and unchanged(rel, now)):
+        if (now is None and rel in HIDDEN) or (was == now and now != "special" and unchanged(rel, now)):
             continue  # never shown to the agent, or left as it was
-        why = dropped(rel) or ("a symbolic link" if now == "link" else None)
+        why = dropped(rel) or {"link": "a symbolic link", "special": "not a regular file"}.get(now or "")
         if why:
             dropped_list.append({"file": rel, "reason": why})
             continue
@@ -184,12 +187,21 @@ def forging_signs(accepted):
 
 def rebuild(accepted):
     """/workspace as the verifier grades it: the broken state, the accepted change, the honeypots; returns the moves."""
+    # The dependency layer (what setup installed) is kept aside and put back, wherever it lies.
+    aside = f"/tmp/frognano-layer-{os.urandom(6).hex()}"
+    kept = []
+    for i, rel in enumerate(sorted(LAYER)):
+        if os.path.lexists(os.path.join(WORKSPACE, rel)):
+            os.makedirs(aside, exist_ok=True)
+            shutil.move(os.path.join(WORKSPACE, rel), os.path.join(aside, str(i)))
+            kept.append((rel, os.path.join(aside, str(i))))
     for name in os.listdir(WORKSPACE):
-        if name in LAYER:
-            continue
         p = os.path.join(WORKSPACE, name)
         shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
     shutil.copytree(REPO, WORKSPACE, symlinks=True, dirs_exist_ok=True)
+    for rel, src in kept:
+        os.makedirs(os.path.dirname(os.path.join(WORKSPACE, rel)), exist_ok=True)
+        shutil.move(src, os.path.join(WORKSPACE, rel))
     for rel, new in accepted.items():
         p = os.path.join(WORKSPACE, rel)
         if new is None:

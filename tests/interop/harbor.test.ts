@@ -6,6 +6,7 @@
 // (tests/interop/container.ts): the reference fix earns 1, no change 0, and
 // the attacks our verifier stops earn 0 here too. No image is built.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -126,10 +127,11 @@ for (const language of ['python', 'javascript'] as const) {
       agentWrites(c, testFile, language === 'python' ? 'def test_add():\n    pass\n' : "import test from 'node:test';\ntest('toy', () => {});\n");
       if (language === 'python') agentWrites(c, 'conftest.py', PY_PLUGIN);
       else agentWrites(c, 'package.json', '{"type": "module", "scripts": {"test": "true"}}\n');
+      execFileSync('mkfifo', [join(c.workspace, 'pipe.py')]); // a read of it would block: never read, only dropped
       c.run('tests/test.sh');
       const r = c.reward();
       assert.equal(r.reward, '0');
-      assert.deepEqual(r.verdict.dropped?.map((d) => d.file).sort(), [language === 'python' ? 'conftest.py' : 'package.json', testFile].sort());
+      assert.deepEqual(r.verdict.dropped?.map((d) => d.file).sort(), [language === 'python' ? 'conftest.py' : 'package.json', 'pipe.py', testFile].sort());
     });
 
     it('calls a change that forges results tampering', T, () => {
