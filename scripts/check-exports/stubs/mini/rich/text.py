@@ -1,0 +1,3 @@
+class Text:
+    @staticmethod
+    def from_ansi(s, **k): return s

@@ -1,0 +1,4 @@
+class App:
+    def __init__(self, *a, **k): pass
+    def notify(self, *a, **k): pass
+ComposeResult = object

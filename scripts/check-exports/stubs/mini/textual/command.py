@@ -1,0 +1,2 @@
+class Provider: pass
+DiscoveryHit = Hit = Hits = object

@@ -1,0 +1,3 @@
+class Container: pass
+class Vertical: pass
+class VerticalScroll: pass

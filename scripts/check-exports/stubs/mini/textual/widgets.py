@@ -1,0 +1,3 @@
+class Footer: pass
+class Header: pass
+class Static: pass

@@ -1,0 +1,2 @@
+class PatchSet(list):
+    def __init__(self, *a, **k): raise NotImplementedError("unidiff stub")
