@@ -145,7 +145,11 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
       case 'export': {
         const format = flag('format');
         const out = flag('out');
-        if (!out) throw new UserError('export needs --out', 'a .jsonl file for swebench/swesmith, a directory for harbor');
+        if (!out)
+          throw new UserError(
+            'export needs --out',
+            'a directory (harbor; swebench and swesmith: what their harnesses run), or a .jsonl file (swebench, swesmith: the records alone)',
+          );
         const tasks = readTasks(tasksDir);
         if (format === 'swebench' && !out.endsWith('.jsonl')) {
           const rt = runtime();
