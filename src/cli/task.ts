@@ -7,9 +7,10 @@ import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import { fromRecord, toSweBench, toSweSmith } from '../task/formats.js';
 import { readHarborTask, writeHarborTask } from '../interop/harbor.js';
-import { EnvRepo, writeSweBenchTask, writeSweYaml } from '../interop/swebench.js';
-import { writeSweSmithFiles, writeSweSmithTask } from '../interop/swesmith.js';
+import { exportSweBenchDir } from '../interop/swebench.js';
+import { exportSweSmithDir } from '../interop/swesmith.js';
 import type { Task } from '../task/task.js';
+import type { Runtime } from '../runtime/types.js';
 import { readTasks, writeGrading, writeTask } from '../task/io.js';
 import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
@@ -151,20 +152,14 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
             'a directory (harbor; swebench and swesmith: what their harnesses run), or a .jsonl file (swebench, swesmith: the records alone)',
           );
         const tasks = readTasks(tasksDir);
+        let rt: Runtime | undefined; // chosen when a format needs the environments
+        const envOf = async (t: Task) => {
+          rt ??= runtime();
+          return { built: await taskEnvironment(t, store, dir, rt), runtime: rt, dataDir: dir };
+        };
+        const progress = (i: number, t: Task) => ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
         if (format === 'swebench' && !out.endsWith('.jsonl')) {
-          const rt = runtime();
-          mkdirSync(out, { recursive: true });
-          writeSweYaml(out);
-          const repos = new Map<string, EnvRepo>();
-          const rows: Record<string, unknown>[] = [];
-          for (const [i, t] of tasks.entries()) {
-            ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
-            const built = await taskEnvironment(t, store, dir, rt);
-            const key = `${t.env.name}-${t.env.hash.slice(0, 8)}`;
-            if (!repos.has(key)) repos.set(key, await EnvRepo.create(join(out, 'repos', key), built.snapshot));
-            rows.push(await writeSweBenchTask(out, t, repos.get(key)!, { built, runtime: rt, dataDir: dir }));
-          }
-          writeFileSync(join(out, 'instances.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+          await exportSweBenchDir(out, tasks, envOf, progress);
           ctx.out(
             `exported ${tasks.length} tasks to ${out}: a SWE-bench task repository (tasks/, sweb.yaml), instances.jsonl, and a git repository per environment (repos/)`,
           );
@@ -172,25 +167,7 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
           return 0;
         }
         if (format === 'swesmith' && !out.endsWith('.jsonl')) {
-          const rt = runtime();
-          const repos = new Map<string, { repo: EnvRepo; t: Task }>();
-          const records: Record<string, unknown>[] = [];
-          const testFiles: Record<string, [string[], string[]]> = {};
-          for (const [i, t] of tasks.entries()) {
-            ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
-            const built = await taskEnvironment(t, store, dir, rt);
-            const key = `${t.env.name}-${t.env.hash.slice(0, 8)}`;
-            if (!repos.has(key)) repos.set(key, { repo: await EnvRepo.create(join(out, 'repos', key), built.snapshot), t });
-            const { record, testFiles: files } = await writeSweSmithTask(t, repos.get(key)!.repo, { built, runtime: rt, dataDir: dir });
-            records.push(record);
-            testFiles[String(record.instance_id)] = files;
-          }
-          writeSweSmithFiles(
-            out,
-            records,
-            [...repos.values()].map(({ repo, t }) => ({ t, clean: repo.clean })),
-            testFiles,
-          );
+          await exportSweSmithDir(out, tasks, envOf, progress);
           ctx.out(
             `exported ${tasks.length} tasks to ${out}: instances.jsonl named as SWE-smith names them, frognano_profiles.py, and a repository per environment to push as its mirror (repos/; docs/exports.md)`,
           );
@@ -201,10 +178,9 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
           const conv = format === 'swebench' ? toSweBench : toSweSmith;
           writeFileSync(out, tasks.map((t) => JSON.stringify(conv(t))).join('\n') + (tasks.length ? '\n' : ''));
         } else if (format === 'harbor') {
-          const rt = runtime();
           for (const [i, t] of tasks.entries()) {
-            ctx.err(`[${i + 1}/${tasks.length}] ${t.id}`);
-            await writeHarborTask(out, t, { built: await taskEnvironment(t, store, dir, rt), runtime: rt, dataDir: dir });
+            progress(i, t);
+            await writeHarborTask(out, t, await envOf(t));
           }
         } else throw new UserError(`unknown export format "${format ?? ''}"`, 'use --format swebench, swesmith or harbor');
         ctx.out(`exported ${tasks.length} tasks to ${out}`);

@@ -8,15 +8,13 @@
 // (base_commit); test.patch brings those tests back, as in SWE-bench, where
 // the failing tests arrive with the test patch. Nothing is fetched from
 // GitHub: each task's image is built from a git bundle of its branch.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envWorkspace } from '../env/workspace.js';
-import { withoutHeldBack } from '../grading/holdback.js';
 import { toSweBench } from '../task/formats.js';
 import type { Task } from '../task/task.js';
 import { git } from '../util/git.js';
 import { shellQuote } from '../util/shell.js';
+import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
 import { HARBOR_PYTEST, type ExportContext } from './harbor.js';
 import { envLines, outputTailLine, readerLines, testLine } from './test-lines.js';
 
@@ -28,70 +26,6 @@ const LOG_PARSER = 'parse_log_jest_json';
 /** swebench's image name for an instance (swebench/task/checks.py expected_image). */
 export function swebenchImage(id: string): string {
   return `swebench/sweb.eval.x86_64.${id.replaceAll('__', '_1776_')}:latest`.toLowerCase();
-}
-
-/** A git repository of one environment: its clean commit, and a branch per task. */
-export class EnvRepo {
-  private constructor(
-    readonly dir: string,
-    readonly clean: string,
-  ) {}
-
-  static async create(dir: string, snapshot: string): Promise<EnvRepo> {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    await git(['init', '-q', '--template=', '-b', 'main'], { cwd: dir });
-    cpSync(snapshot, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.endsWith('/.git') });
-    await git(['add', '-A'], { cwd: dir });
-    await git(['commit', '-q', '--no-verify', '-m', 'clean: the environment as FrogNano built it'], { cwd: dir });
-    return new EnvRepo(dir, (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim());
-  }
-
-  /** The tree of a directory's content (nothing committed). */
-  async tree(workTree: string): Promise<string> {
-    const gitDir = join(this.dir, '.git');
-    await git(['add', '-A'], { gitDir, workTree });
-    const tree = (await git(['write-tree'], { gitDir, workTree })).trim();
-    await git(['read-tree', 'HEAD'], { gitDir, workTree: this.dir }); // the index back to main's
-    return tree;
-  }
-
-  /** Commits of trees, each on the one before, the first on the clean commit, on a branch of their own; returns the last. */
-  async branch(name: string, commits: { tree: string; message: string }[]): Promise<string> {
-    let parent = this.clean;
-    for (const c of commits) parent = (await git(['commit-tree', c.tree, '-p', parent, '-m', c.message], { cwd: this.dir })).trim();
-    await git(['branch', '-f', name, parent], { cwd: this.dir });
-    return parent;
-  }
-
-  diff(from: string, to: string): Promise<string> {
-    return git(['diff', '--binary', '--no-renames', from, to], { cwd: this.dir });
-  }
-
-  async changedFiles(from: string, to: string): Promise<{ path: string; status: string }[]> {
-    const out = await git(['diff', '--name-status', '--no-renames', '-z', from, to], { cwd: this.dir });
-    const parts = out.split('\0').filter(Boolean);
-    const files: { path: string; status: string }[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) files.push({ status: parts[i]!, path: parts[i + 1]! });
-    return files;
-  }
-}
-
-/** A task's broken state as trees of the repository: with every test (full), and without its failing tests (cut: hidden files removed, failing tests cut from their files). */
-export async function brokenTrees(t: Task, repo: EnvRepo, ctx: ExportContext): Promise<{ full: string; cut: string }> {
-  const ws = await envWorkspace(ctx.built, ctx.runtime, ctx.dataDir, { patch: t.bugPatch });
-  const tmp = mkdtempSync(join(tmpdir(), 'fn-export-'));
-  try {
-    const full = await repo.tree(ws.root);
-    cpSync(ws.root, tmp, { recursive: true, verbatimSymlinks: true });
-    for (const rel of t.hiddenFiles) if (existsSync(join(tmp, rel))) unlinkSync(join(tmp, rel));
-    const cut = await withoutHeldBack(ctx.built.snapshot, t.env.spec, t.FAIL_TO_PASS);
-    for (const [rel, content] of Object.entries(cut)) if (existsSync(join(tmp, rel))) writeFileSync(join(tmp, rel), content);
-    return { full, cut: await repo.tree(tmp) };
-  } finally {
-    ws.dispose();
-    rmSync(tmp, { recursive: true, force: true });
-  }
 }
 
 /** The instance's base commit (the cut tree on the clean commit, on a branch named after the task) and its test patch. */
@@ -193,4 +127,18 @@ export async function writeSweBenchTask(root: string, t: Task, repo: EnvRepo, ct
 /** The task repository's own file. */
 export function writeSweYaml(root: string): void {
   writeFileSync(join(root, 'sweb.yaml'), yaml({ datasets: [SWEBENCH_DATASET], splits: ['test'] }));
+}
+
+/** The whole directory: the task repository, instances.jsonl and the environments' repositories. */
+export async function exportSweBenchDir(out: string, tasks: readonly Task[], envOf: EnvironmentOf, progress: (i: number, t: Task) => void): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  writeSweYaml(out);
+  const repos = new EnvRepos(join(out, 'repos'));
+  const rows: Record<string, unknown>[] = [];
+  for (const [i, t] of tasks.entries()) {
+    progress(i, t);
+    const ctx = await envOf(t);
+    rows.push(await writeSweBenchTask(out, t, await repos.get(t, ctx), ctx));
+  }
+  writeFileSync(join(out, 'instances.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
 }

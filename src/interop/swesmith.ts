@@ -15,7 +15,7 @@ import { toSweSmith } from '../task/formats.js';
 import type { Task } from '../task/task.js';
 import { matchesAny } from '../util/glob.js';
 import { HARBOR_PYTEST, type ExportContext } from './harbor.js';
-import { brokenTrees, type EnvRepo } from './swebench.js';
+import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
 import { envLines, readerLines, testLine } from './test-lines.js';
 
 /** The owner part of every name: SWE-smith's names are `<owner>__<repo>.<commit8>`. */
@@ -144,4 +144,24 @@ export function writeSweSmithFiles(
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'instances.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
   writeFileSync(join(root, 'frognano_profiles.py'), profilesModule(envs, testFiles));
+}
+
+/** The whole directory: the mirrors to push, instances.jsonl and the profiles module. */
+export async function exportSweSmithDir(out: string, tasks: readonly Task[], envOf: EnvironmentOf, progress: (i: number, t: Task) => void): Promise<void> {
+  const repos = new EnvRepos(join(out, 'repos'));
+  const records: Record<string, unknown>[] = [];
+  const testFiles: Record<string, [string[], string[]]> = {};
+  for (const [i, t] of tasks.entries()) {
+    progress(i, t);
+    const ctx = await envOf(t);
+    const { record, testFiles: files } = await writeSweSmithTask(t, await repos.get(t, ctx), ctx);
+    records.push(record);
+    testFiles[String(record.instance_id)] = files;
+  }
+  writeSweSmithFiles(
+    out,
+    records,
+    repos.list().map(({ repo, task }) => ({ t: task, clean: repo.clean })),
+    testFiles,
+  );
 }

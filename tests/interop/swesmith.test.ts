@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { EnvRepo } from '../../src/interop/swebench.js';
+import { EnvRepo } from '../../src/interop/env-repo.js';
 import { profilesModule, sweSmithNames, sweSmithTestCmd, writeSweSmithTask } from '../../src/interop/swesmith.js';
 import { bwrapAvailable } from '../../src/runtime/host.js';
 import { fromRecord } from '../../src/task/formats.js';
