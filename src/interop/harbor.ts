@@ -23,11 +23,10 @@ import { RUNNER_FILES } from '../verifier/changes.js';
 import { forgingRuleSources } from '../verifier/forging.js';
 import { verifyTimeoutSec } from '../verifier/verify.js';
 import { MAX_CHANGE_BYTES } from '../workspace/workspace.js';
+import { baseImageLines, setupLines } from './image.js';
 
 /** Harbor's task model as read (docs/exports.md names the copy and commit); its default schema version. */
 export const HARBOR_SCHEMA_VERSION = '1.4';
-/** The pytest the Python images install: the version the grader was checked with here. */
-export const HARBOR_PYTEST = '9.0.3';
 /** Where the repository lives in the image, as in FrogNano's own sandbox. */
 const WORKDIR = '/workspace';
 
@@ -68,17 +67,12 @@ function taskToml(t: Task): string {
 }
 
 function dockerfile(t: Task): string {
-  const spec = t.env.spec;
-  const python = spec.language === 'python';
   const lines = [
-    `FROM ${python ? 'python:3.11-slim' : 'node:20-slim'}`,
-    python
-      ? `RUN pip install --no-cache-dir pytest==${HARBOR_PYTEST}`
-      : '# The grader (tests/grade.py) is Python.\nRUN apt-get update && apt-get install -y --no-install-recommends python3 && rm -rf /var/lib/apt/lists/*',
+    ...baseImageLines(t.env.spec, []),
     `WORKDIR ${WORKDIR}`,
     // The agent's view: the broken state, hidden test files removed, held-back tests cut.
     `COPY repo/ ${WORKDIR}/`,
-    ...spec.setup.map((s) => `RUN ${s.replaceAll('{python}', 'python3')}`),
+    ...setupLines(t.env.spec),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -15,7 +15,8 @@ import type { Task } from '../task/task.js';
 import { git } from '../util/git.js';
 import { shellQuote } from '../util/shell.js';
 import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
-import { HARBOR_PYTEST, type ExportContext } from './harbor.js';
+import type { ExportContext } from './harbor.js';
+import { baseImageLines, setupLines } from './image.js';
 import { envLines, outputTailLine, readerLines, testLine } from './test-lines.js';
 
 /** The dataset the task repository lists its tasks under (sweb.yaml). */
@@ -60,15 +61,12 @@ function evalScript(t: Task, base: string, testPatch: string, testFiles: { path:
 }
 
 function dockerfile(t: Task, base: string): string {
-  const python = t.env.spec.language === 'python';
   return [
-    `FROM ${python ? 'python:3.11-slim' : 'node:20-slim'}`,
-    `RUN apt-get update && apt-get install -y --no-install-recommends git patch${python ? '' : ' python3'} && rm -rf /var/lib/apt/lists/*`,
-    ...(python ? [`RUN pip install --no-cache-dir pytest==${HARBOR_PYTEST}`] : []),
+    ...baseImageLines(t.env.spec, ['git', 'patch']),
     'COPY repo.bundle /tmp/repo.bundle',
     `RUN git clone -q /tmp/repo.bundle /testbed && git -C /testbed checkout -q -B main ${base} && rm /tmp/repo.bundle`,
     'WORKDIR /testbed',
-    ...t.env.spec.setup.map((s) => `RUN ${s.replaceAll('{python}', 'python3')}`),
+    ...setupLines(t.env.spec),
     // What setup installs stays out of git's view: the harness cleans untracked files between patch attempts.
     ...(t.env.spec.layer.length ? [`RUN printf '%s\\n' ${t.env.spec.layer.map(shellQuote).join(' ')} >> .git/info/exclude`] : []),
     '',

@@ -14,7 +14,8 @@ import { testPathsInUse } from '../grading/tests/project.js';
 import { toSweSmith } from '../task/formats.js';
 import type { Task } from '../task/task.js';
 import { matchesAny } from '../util/glob.js';
-import { HARBOR_PYTEST, type ExportContext } from './harbor.js';
+import type { ExportContext } from './harbor.js';
+import { baseImageLines, setupLines } from './image.js';
 import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
 import { envLines, readerLines, testLine } from './test-lines.js';
 
@@ -73,15 +74,7 @@ export function profilesModule(envs: { t: Task; clean: string }[], testFiles: Re
     const spec = t.env.spec;
     const python = spec.language === 'python';
     const testCmd = sweSmithTestCmd(spec);
-    const docker = [
-      `FROM ${python ? 'python:3.11-slim' : 'node:20-slim'}`,
-      `RUN apt-get update && apt-get install -y --no-install-recommends git${python ? '' : ' python3'} && rm -rf /var/lib/apt/lists/*`,
-      ...(python ? [`RUN pip install --no-cache-dir pytest==${HARBOR_PYTEST}`] : []),
-      'RUN git clone {mirror_url} /testbed',
-      'WORKDIR /testbed',
-      ...spec.setup.map((s) => `RUN ${s.replaceAll('{python}', 'python3')}`),
-      '',
-    ].join('\n');
+    const docker = [...baseImageLines(spec, ['git']), 'RUN git clone {mirror_url} /testbed', 'WORKDIR /testbed', ...setupLines(spec), ''].join('\n');
     return `@dataclass
 class FrogNano${i}(${python ? 'PythonProfile' : 'JavaScriptProfile'}):
     """${t.env.name} at ${clean.slice(0, 8)}: ${spec.language}, its test command printing "[PASSED] id" lines."""

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { EnvironmentSpec } from '../env/spec.js';
 import { exportAssetsDir } from '../util/paths.js';
 import { shellQuote } from '../util/shell.js';
+import { inImage } from './image.js';
 
 const REPORT = '/tmp/frognano-report';
 const READER = '/tmp/frognano_reports.py';
@@ -25,7 +26,7 @@ export function envLines(spec: EnvironmentSpec): string[] {
 
 /** One line: the test command (its output to a file), then the reader; it exits with the runner's code. */
 export function testLine(spec: EnvironmentSpec, workdir: string): string {
-  const argv = spec.test.command.map((a) => shellQuote(a.replaceAll('{report}', REPORT).replaceAll('{python}', 'python3'))).join(' ');
+  const argv = spec.test.command.map((a) => shellQuote(inImage(a.replaceAll('{report}', REPORT)))).join(' ');
   const file = spec.test.report.from === 'file' ? REPORT : `${REPORT}.out`;
   return `${argv} > ${REPORT}.out 2>&1; code=$?; python3 ${READER} ${spec.test.report.format} ${file} ${workdir}; (exit $code)`;
 }
