@@ -2,11 +2,10 @@
 // commits (SWE-bench, SWE-smith): the clean state on `main`, and the broken
 // states of tasks as commits on branches. git runs with fixed identity and
 // dates (util/git.ts): the same export gives the same hashes.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { envWorkspace } from '../env/workspace.js';
-import { withoutHeldBack } from '../grading/holdback.js';
+import { rewriteKeepingTimes, withoutHeldBack } from '../grading/holdback.js';
 import type { Task } from '../task/task.js';
 import { git } from '../util/git.js';
 import type { ExportContext } from './harbor.js';
@@ -64,17 +63,14 @@ export class EnvRepo {
 /** A task's broken state as trees of the repository: with every test (full), and without its failing tests (cut: hidden files removed, failing tests cut from their files). */
 export async function brokenTrees(t: Task, repo: EnvRepo, ctx: ExportContext): Promise<{ full: string; cut: string }> {
   const ws = await envWorkspace(ctx.built, ctx.runtime, ctx.dataDir, { patch: t.bugPatch });
-  const tmp = mkdtempSync(join(tmpdir(), 'fn-export-'));
   try {
     const full = await repo.tree(ws.root);
-    cpSync(ws.root, tmp, { recursive: true, verbatimSymlinks: true });
-    for (const rel of t.hiddenFiles) if (existsSync(join(tmp, rel))) unlinkSync(join(tmp, rel));
-    const cut = await withoutHeldBack(ctx.built.snapshot, t.env.spec, t.FAIL_TO_PASS);
-    for (const [rel, content] of Object.entries(cut)) if (existsSync(join(tmp, rel))) writeFileSync(join(tmp, rel), content);
-    return { full, cut: await repo.tree(tmp) };
+    // The workspace is this call's own copy: the cut is made in it (hidden files go after, being test files too).
+    rewriteKeepingTimes(ws.root, await withoutHeldBack(ctx.built.snapshot, t.env.spec, t.FAIL_TO_PASS));
+    for (const rel of t.hiddenFiles) rmSync(join(ws.root, rel), { force: true });
+    return { full, cut: await repo.tree(ws.root) };
   } finally {
     ws.dispose();
-    rmSync(tmp, { recursive: true, force: true });
   }
 }
 
