@@ -16,6 +16,7 @@ import { taskEnvironment } from '../task/resolve.js';
 import { reversePatch, revalidate } from '../taskpilot/revalidate.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { isRecord } from '../util/guards.js';
+import { jsonLines } from '../util/json-lines.js';
 import { dataDir } from '../util/paths.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
@@ -176,7 +177,7 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
         if (format === 'swebench' || format === 'swesmith') {
           mkdirSync(dirname(out), { recursive: true });
           const conv = format === 'swebench' ? toSweBench : toSweSmith;
-          writeFileSync(out, tasks.map((t) => JSON.stringify(conv(t))).join('\n') + (tasks.length ? '\n' : ''));
+          writeFileSync(out, jsonLines(tasks.map(conv)));
         } else if (format === 'harbor') {
           for (const [i, t] of tasks.entries()) {
             progress(i, t);

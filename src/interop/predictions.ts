@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Task } from '../task/task.js';
+import { jsonLines } from '../util/json-lines.js';
 import { acceptChanges } from '../verifier/changes.js';
 
 export interface Prediction {
@@ -36,8 +37,5 @@ export function predictionsFile(file: string, attempt: number): string {
 /** Writes predictions as .jsonl (one object a line) or .json (a list), by the file's suffix. */
 export function writePredictionsFile(file: string, preds: readonly Prediction[]): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(
-    file,
-    file.endsWith('.json') ? `${JSON.stringify(preds, null, 1)}\n` : preds.map((p) => JSON.stringify(p)).join('\n') + (preds.length ? '\n' : ''),
-  );
+  writeFileSync(file, file.endsWith('.json') ? `${JSON.stringify(preds, null, 1)}\n` : jsonLines(preds));
 }

@@ -10,9 +10,11 @@
 // GitHub: each task's image is built from a git bundle of its branch.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { toSweBench } from '../task/formats.js';
 import type { Task } from '../task/task.js';
 import { git } from '../util/git.js';
+import { jsonLines } from '../util/json-lines.js';
 import { shellQuote } from '../util/shell.js';
 import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
 import type { ExportContext } from './harbor.js';
@@ -73,10 +75,8 @@ function dockerfile(t: Task, base: string): string {
   ].join('\n');
 }
 
-const yaml = (fields: Record<string, string | string[]>) =>
-  Object.entries(fields)
-    .map(([k, v]) => (Array.isArray(v) ? `${k}:\n${v.map((x) => `  - ${JSON.stringify(x)}`).join('\n')}` : `${k}: ${JSON.stringify(v)}`))
-    .join('\n') + '\n';
+/** swebench reads these with yaml.safe_load; strings double-quoted so no value turns into a number or date. */
+const yaml = (fields: Record<string, string | string[]>) => stringify(fields, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
 
 /** One task into the task repository and its environment's git repository; returns its row. */
 export async function writeSweBenchTask(root: string, t: Task, repo: EnvRepo, ctx: ExportContext): Promise<Record<string, unknown>> {
@@ -138,5 +138,5 @@ export async function exportSweBenchDir(out: string, tasks: readonly Task[], env
     const ctx = await envOf(t);
     rows.push(await writeSweBenchTask(out, t, await repos.get(t, ctx), ctx));
   }
-  writeFileSync(join(out, 'instances.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+  writeFileSync(join(out, 'instances.jsonl'), jsonLines(rows));
 }

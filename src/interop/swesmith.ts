@@ -14,6 +14,7 @@ import { testPathsInUse } from '../grading/tests/project.js';
 import { toSweSmith } from '../task/formats.js';
 import type { Task } from '../task/task.js';
 import { matchesAny } from '../util/glob.js';
+import { jsonLines } from '../util/json-lines.js';
 import type { ExportContext } from './harbor.js';
 import { baseImageLines, setupLines } from './image.js';
 import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
@@ -135,7 +136,7 @@ export function writeSweSmithFiles(
   testFiles: Record<string, [string[], string[]]>,
 ): void {
   mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, 'instances.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
+  writeFileSync(join(root, 'instances.jsonl'), jsonLines(records));
   writeFileSync(join(root, 'frognano_profiles.py'), profilesModule(envs, testFiles));
 }
 

@@ -6,6 +6,7 @@ import { isToolsetName, toolSpecs, toolset } from '../tools/index.js';
 import type { Trajectory } from '../trajectory.js';
 import { isChatMessage } from '../../model/openai.js';
 import { isRecord } from '../../util/guards.js';
+import { jsonLines } from '../../util/json-lines.js';
 
 export interface OpenAIExample {
   messages: ChatMessage[];
@@ -46,7 +47,7 @@ export function toOpenAIExample(t: Trajectory, opts: OpenAIExportOptions = {}): 
 }
 
 export function toOpenAIJsonl(trajectories: Trajectory[], opts: OpenAIExportOptions = {}): string {
-  return trajectories.map((t) => `${JSON.stringify(toOpenAIExample(t, opts))}\n`).join('');
+  return jsonLines(trajectories.map((t) => toOpenAIExample(t, opts)));
 }
 
 export function fromOpenAIJsonl(text: string): OpenAIExample[] {
