@@ -3,12 +3,13 @@
 // From a run's attempts in the store (training, probes, held-out evaluations)
 // or from the files `eval --trajectories DIR` wrote; each carries its diff,
 // which becomes mini's submission.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toAtif, toMiniSweAgent, toOpenAIJsonl } from '../agent/export.js';
-import { loadTrajectory, TRAJECTORY_SCHEMA, type Trajectory } from '../agent/trajectory.js';
+import { parseTrajectoryLines, TRAJECTORY_SCHEMA, type Trajectory } from '../agent/trajectory.js';
 import { type AttemptKind, readArtifact, runAttempts } from '../store/attempts.js';
 import { Store } from '../store/store.js';
+import { readBounded } from '../util/bounded-read.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { isOneOf, isRecord } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
@@ -84,12 +85,11 @@ function fromFiles(root: string): Found[] {
       const st = statSync(p);
       if (st.isDirectory() && depth < 4) walk(p, depth + 1);
       else if (st.isFile() && name.endsWith('.jsonl')) {
-        if (st.size > MAX_TRAJECTORY_BYTES) throw new UserError(`${p} is larger than ${MAX_TRAJECTORY_BYTES} bytes`);
         const diff = p.replace(/\.jsonl$/, '.diff');
         out.push({
           name: safe(relative(root, p).replace(/\.jsonl$/, '')),
-          trajectory: loadTrajectory(p),
-          ...(existsSync(diff) ? { diff: readFileSync(diff, 'utf8') } : {}),
+          trajectory: parseTrajectoryLines(readBounded(p, MAX_TRAJECTORY_BYTES).toString('utf8')),
+          ...(existsSync(diff) ? { diff: readBounded(diff, MAX_TRAJECTORY_BYTES).toString('utf8') } : {}),
         });
       }
     }

@@ -42,8 +42,6 @@ export interface AttemptView extends Omit<StoredAttempt, 'artifact'> {
   pruned: boolean;
 }
 
-/** Our own gzipped JSON, but a trajectory quotes what the agent printed: bounded on the way in and out. */
-
 interface DbTaskRow {
   task_id: string;
   env: string;

@@ -255,7 +255,7 @@ export function forgetRun(store: Store, dataDir: string, run: string): number {
   return bytes;
 }
 
-/** An attempt's artifact file is read back no larger than this, packed or not. */
+/** An attempt's artifact file is read back no larger than this, packed or not: our own gzipped JSON, but a trajectory quotes what the agent printed. */
 export const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024;
 
 /** The parsed artifact of an attempt (the file relative to the data directory); throws when it cannot be read. */
