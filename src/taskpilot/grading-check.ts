@@ -63,27 +63,69 @@ function behaves(c: LayoutCheck, broken: TestRun, fixed: TestRun): boolean {
   return c.f2p.every((id) => !passed(broken, id) && passed(fixed, id)) && c.p2p.every((id) => passed(broken, id) && passed(fixed, id));
 }
 
-/** The checked layout, or null when neither honeypots nor moved files survive the check. */
-export async function checkedLayout(c: LayoutCheck): Promise<GradingLayout | null> {
+/** A layout check under way: its layouts in order, the draws they share, and a broken run made ahead for the first. */
+export interface LayoutStart {
+  f2p: readonly string[];
+  p2p: readonly string[];
+  random: () => number;
+  layouts: AsyncGenerator<GradingLayout>;
+  first: { layout: GradingLayout; broken: { run: TestRun; reading: LayoutReading } | null } | null;
+}
+
+/** The layouts to try, in order: honeypots first; where they disturb the suite, twins of the failing tests alone; then the moves alone (pytest). */
+function planLayouts(c: LayoutCheck, random: () => number): AsyncGenerator<GradingLayout> {
   const spec = c.built.env.spec;
   const style = idStyle(spec.test.report.format, spec.language);
-  const random = rng(deriveSeed('grading', c.bugPatch));
-  const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
-  const plan = (p2p: string[]) =>
-    planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
   const relocate = style === 'pytest';
-  const bare: GradingLayout = { files: [], twins: [], renamed: {}, copies: [], relocate, repeats: [], words: projectWords(files) };
-  // Honeypots first; where they disturb the suite, twins of the failing tests
-  // alone; then the moves alone (pytest); then nothing.
-  const layouts = async function* () {
+  return (async function* () {
+    const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
+    const plan = (p2p: string[]) =>
+      planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
     for (const p2p of [c.p2p, []]) {
       const p = await plan(p2p);
       if (p) yield { ...p, relocate, repeats: [] };
     }
-    if (relocate) yield bare;
-  };
-  for await (const layout of layouts()) {
-    const broken = await gradedRun(c, layout, false, random);
+    if (relocate) yield { files: [], twins: [], renamed: {}, copies: [], relocate, repeats: [], words: projectWords(files) };
+  })();
+}
+
+/**
+ * The first layout's graded run on the broken state, made ahead of the rest
+ * of the check: validation uses it as its repeat run of the bug, where the
+ * required tests behave as its first run found (the same tests run again, in
+ * a fresh workspace), and `checkedLayout` takes it up if the labels did not
+ * change meanwhile. The same draws in the same order: the same layout.
+ */
+export async function startLayoutCheck(c: LayoutCheck): Promise<LayoutStart> {
+  const random = rng(deriveSeed('grading', c.bugPatch));
+  const layouts = planLayouts(c, random);
+  const next = await layouts.next();
+  const first = next.done ? null : { layout: next.value, broken: await gradedRun(c, next.value, false, random) };
+  return { f2p: [...c.f2p], p2p: [...c.p2p], random, layouts, first };
+}
+
+/** Whether a broken run shows the required tests as validation found them: the failing ones fail, the passing ones pass. */
+export function brokenBehaves(c: Pick<LayoutCheck, 'f2p' | 'p2p'>, broken: TestRun): boolean {
+  const passed = (id: string) => broken.tests.get(id)?.status === 'passed';
+  return c.f2p.every((id) => !passed(id)) && c.p2p.every(passed);
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, k) => id === b[k]);
+
+/**
+ * The checked layout, or null when neither honeypots nor moved files survive
+ * the check. `started`: a check begun by startLayoutCheck, taken up when its
+ * labels are still `c`'s.
+ */
+export async function checkedLayout(c: LayoutCheck, started?: LayoutStart): Promise<GradingLayout | null> {
+  const resumed = started && sameIds(started.f2p, c.f2p) && sameIds(started.p2p, c.p2p) ? started : undefined;
+  const random = resumed?.random ?? rng(deriveSeed('grading', c.bugPatch));
+  const layouts = resumed?.layouts ?? planLayouts(c, random);
+  let ahead = resumed?.first ?? undefined;
+  for (let next = ahead ? { done: false as const, value: ahead.layout } : await layouts.next(); !next.done; next = await layouts.next()) {
+    const layout = next.value;
+    const broken = ahead ? ahead.broken : await gradedRun(c, layout, false, random);
+    ahead = undefined;
     const fixed = broken && (await gradedRun(c, layout, true, random));
     if (!broken || !fixed || !behaves(c, broken.run, fixed.run)) continue;
     const failedIn = (r: LayoutReading, id: string) => ['failed', 'error'].includes(r.twins.find((t) => t.id === id)?.status ?? 'missing');

@@ -8,7 +8,9 @@
 // - Candidate: the suite with the bug, `candidateRuns` times (default 2).
 //   FAIL_TO_PASS: passes on the reference, fails or vanishes under the bug,
 //   every time. PASS_TO_PASS: passes in both, every time. Tests that disagree
-//   between runs are dropped; a candidate left with no F2P is rejected.
+//   between runs are dropped; a candidate left with no F2P is rejected. The
+//   last run is the graded layout's run of the bug (below) where its required
+//   tests agree with the first run; only a disagreement costs a plain run.
 // - Rejected too: a timeout, no F2P (a no-op or an undetected change), no
 //   P2P (a change that breaks everything), a duplicate bug, a broken
 //   workspace that holds anything revealing the fix.
@@ -25,7 +27,7 @@ import type { GradingLayout } from '../task/task.js';
 import { git } from '../util/git.js';
 import { envWorkspace } from '../env/workspace.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { checkedLayout } from './grading-check.js';
+import { brokenBehaves, checkedLayout, startLayoutCheck, type LayoutCheck, type LayoutStart } from './grading-check.js';
 import { errorMessage } from '../util/errors.js';
 
 export type RejectReason = 'apply-failed' | 'duplicate' | 'timeout' | 'infra' | 'no-f2p' | 'no-p2p' | 'flaky' | 'fix-fails' | 'leak';
@@ -105,7 +107,8 @@ export class EnvValidator {
   }
 
   private workspace(patch?: string): Promise<Workspace> {
-    return envWorkspace(this.built, this.runtime, this.dataDir, patch ? { patch } : {});
+    // A candidate's states are taken a known few times, one after another: no spare copies.
+    return envWorkspace(this.built, this.runtime, this.dataDir, { ...(patch ? { patch } : {}), spares: false });
   }
 
   /**
@@ -166,12 +169,24 @@ export class EnvValidator {
     }
     const started = performance.now();
     try {
+      // Looked for in the first copy before anything runs in it; reported after the test checks, as before.
+      const leak = await this.leaks(ws, c);
       let f2p: string[] = [];
       let p2p: string[] = [];
       const dropped: string[] = [];
       const failures: Record<string, string> = {};
       const testFiles: Record<string, string> = {};
-      for (let i = 0; i < (this.opts.candidateRuns ?? 2); i++) {
+      const runs = this.opts.candidateRuns ?? 2;
+      let layoutStart: LayoutStart | undefined;
+      for (let i = 0; i < runs; i++) {
+        if (i > 0 && i === runs - 1) {
+          // The last repeat is the first graded layout's run of the bug where it agrees with the first run: one suite run fewer.
+          const start = await startLayoutCheck(await this.layoutCheck(c, f2p, p2p));
+          if (start.first?.broken && brokenBehaves({ f2p, p2p }, start.first.broken.run)) {
+            layoutStart = start;
+            continue;
+          }
+        }
         // A fresh copy of the broken state for each run (ready in the pool; cheaper than a reset).
         if (i > 0) ws = await this.fresh(ws, c.bugPatch);
         const r = await this.run(ws, true);
@@ -200,7 +215,6 @@ export class EnvValidator {
       if (f2p.length === 0) return { valid: false, reason: 'flaky', detail: `the failing tests did not fail every time: ${dropped.slice(0, 3).join(', ')}` };
       if (p2p.length === 0) return { valid: false, reason: 'flaky', detail: 'no test passed every time with the bug' };
 
-      const leak = await this.leakCheck(c);
       if (leak) return { valid: false, reason: 'leak', detail: leak };
 
       // The reference fix, applied to the broken state, restores the snapshot and passes.
@@ -219,22 +233,27 @@ export class EnvValidator {
       p2p = p2p.filter((id) => !fixFails.includes(id));
       if (f2p.length === 0) return { valid: false, reason: 'fix-fails', detail: 'no failing test passes with the reference fix' };
       const candidateMs = performance.now() - started;
-      const reportIds = new Set((await this.referenceTests()).run.tests.keys());
-      const layout = await checkedLayout({
-        built: this.built,
-        runtime: this.runtime,
-        dataDir: this.dataDir,
-        bugPatch: c.bugPatch,
-        fixPatch: c.fixPatch,
-        f2p,
-        p2p,
-        reportIds,
-        timeoutSec: this.timeoutSec,
-      });
+      const layout = await checkedLayout(await this.layoutCheck(c, f2p, p2p), layoutStart);
       return { valid: true, f2p, p2p, testFiles, dropped, candidateMs, failures, grading: layout ?? noLayout() };
     } finally {
       ws.dispose();
     }
+  }
+
+  /** What the graded layout's check needs for a candidate and its labels. */
+  private async layoutCheck(c: CandidateChange, f2p: string[], p2p: string[]): Promise<LayoutCheck> {
+    const reportIds = new Set((await this.referenceTests()).run.tests.keys());
+    return {
+      built: this.built,
+      runtime: this.runtime,
+      dataDir: this.dataDir,
+      bugPatch: c.bugPatch,
+      fixPatch: c.fixPatch,
+      f2p,
+      p2p,
+      reportIds,
+      timeoutSec: this.timeoutSec,
+    };
   }
 
   /** `ws` disposed and a fresh workspace of the same state in its place. */
@@ -244,15 +263,6 @@ export class EnvValidator {
   }
 
   /** The broken workspace must hold nothing that shows the original code. */
-  private async leakCheck(c: CandidateChange): Promise<string | null> {
-    const ws = await this.workspace(c.bugPatch);
-    try {
-      return await this.leaks(ws, c);
-    } finally {
-      ws.dispose();
-    }
-  }
-
   private async leaks(ws: Workspace, c: CandidateChange): Promise<string | null> {
     const gitDir = join(ws.root, '.git');
     const commits = (await git(['rev-list', '--all', '--count'], { gitDir })).trim();

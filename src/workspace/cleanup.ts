@@ -1,13 +1,16 @@
 // Workspaces are always removed: on normal exit, on Ctrl-C or SIGTERM, and,
 // after a crash that ran no handler, by the next process that starts (each
 // workspace directory carries the pid of the process that made it).
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errnoCode } from '../util/errors.js';
 
 const live = new Set<string>();
 let installed = false;
+
+/** Base folders of workspaces (in memory, workspace/base.ts): removed at exit when nothing is left in them. */
+const bases = new Set<string>();
 
 function removeAll(): void {
   for (const dir of live) {
@@ -18,6 +21,18 @@ function removeAll(): void {
     }
   }
   live.clear();
+  for (const dir of bases) {
+    try {
+      rmdirSync(dir); // fails, as it should, while another process's workspaces are there
+    } catch {
+      /* not empty, or gone */
+    }
+  }
+}
+
+export function trackBase(dir: string): void {
+  install();
+  bases.add(dir);
 }
 
 function install(): void {

@@ -13,7 +13,7 @@ import { LAYER_CACHES, suitsSession, type ExecRequest, type ExecResult, type Mou
 import { removeLater, sweepOrphans } from './cleanup.js';
 import { buildTree, chownTree, ImageStore, RUNNER_OUTPUT, type ImageRecipe } from './image.js';
 import { treeDigest } from './digest.js';
-import { newWorkspaceDir, WorkspacePool, type Copy } from './pool.js';
+import { copyImage, newWorkspaceDir, WorkspacePool, type Copy } from './pool.js';
 import { ChangeRefused, scanTree } from './scan.js';
 
 export interface WorkspaceOptions extends Omit<ImageRecipe, 'layerPaths'> {
@@ -21,6 +21,12 @@ export interface WorkspaceOptions extends Omit<ImageRecipe, 'layerPaths'> {
   runtime: Runtime;
   /** Parent directory for workspaces (inside the data directory). */
   baseDir: string;
+  /**
+   * false: no copies of this state made ahead for later callers. For states
+   * taken a known few times one after another (a candidate's validation),
+   * where spare copies would mostly be made and removed unused.
+   */
+  spares?: false;
 }
 
 /** Bytes of an agent's change the host reads; a larger change is refused. */
@@ -28,7 +34,8 @@ export const MAX_CHANGE_BYTES = 8 * 1024 * 1024;
 /** Time for each host-side git call on an agent's tree. */
 export const DIFF_TIMEOUT_MS = 60_000;
 
-let swept = false;
+/** Base directories already swept of dead processes' workspaces. */
+const swept = new Set<string>();
 
 /** This process's prepared images and ready copies (image.ts, pool.ts). */
 export const workspaceImages = new ImageStore();
@@ -61,8 +68,8 @@ export class Workspace {
    */
   static async create(opts: WorkspaceOptions): Promise<Workspace> {
     mkdirSync(opts.baseDir, { recursive: true });
-    if (!swept) {
-      swept = true;
+    if (!swept.has(opts.baseDir)) {
+      swept.add(opts.baseDir);
       sweepOrphans(opts.baseDir);
     }
     const layerPaths = opts.layers.map((l) => l.rel);
@@ -70,7 +77,8 @@ export class Workspace {
     const chown = process.getuid?.() === 0 && opts.runtime.isolated;
     let copy: Copy;
     if (!opts.prepare || opts.prepareKey !== undefined) {
-      copy = await workspacePool.take(await workspaceImages.get(opts.baseDir, recipe), opts.baseDir, chown);
+      const image = await workspaceImages.get(opts.baseDir, recipe);
+      copy = opts.spares === false ? await copyImage(image, opts.baseDir, chown) : await workspacePool.take(image, opts.baseDir, chown);
     } else {
       const { prepare: _p, ...base } = recipe;
       const image = await workspaceImages.get(opts.baseDir, base);
@@ -100,8 +108,8 @@ export class Workspace {
    */
   keepSandbox(): void {
     if (this.kept) return;
+    // Started by the first command that reaches it: an episode whose test runs are all reused starts none.
     this.kept = this.runtime.session?.(this.mounts);
-    this.kept?.warm?.(); // started while the agent's first turns are computed
   }
 
   exec(req: ExecRequest): Promise<ExecResult> {

@@ -7,6 +7,7 @@ import { selectRuntime } from '../../src/runtime/select.js';
 import type { Runtime } from '../../src/runtime/types.js';
 import { instructionLeaks, symptomOf, writeInstruction } from '../../src/taskpilot/instructions.js';
 import { EnvValidator, type CandidateChange } from '../../src/taskpilot/validate.js';
+import { checkedLayout } from '../../src/taskpilot/grading-check.js';
 import { fileDiff } from '../../src/util/diff.js';
 import { makeJsEnv, nodeTests } from '../helpers/env.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -53,6 +54,37 @@ describe('validator', () => {
     assert.deepEqual(verdict.p2p.sort(), ['toy > mul multiplies', 'toy > neg negates']);
     assert.equal(verdict.testFiles['toy > add sums'], 'tests/math.test.js');
     assert.match(verdict.failures['toy > add sums']!, /-1 !== 5/);
+  });
+
+  it("makes its repeat run of the bug the graded layout's: three suite runs for a valid candidate, the same layout as a check from scratch", async () => {
+    let suites = 0;
+    // The real runtime, its suite runs counted.
+    const counted: Runtime = Object.create(runtime);
+    counted.exec = (m, req) => {
+      if (req.argv.some((a) => a.endsWith('run-all.js'))) suites++;
+      return runtime.exec(m, req);
+    };
+    const v = await validator(counted);
+    await v.referenceTests();
+    suites = 0;
+    const c = change(MATH.replace('a + b', 'a - b'));
+    const verdict = await v.validate(c);
+    assert.equal(verdict.valid, true, JSON.stringify(verdict));
+    if (!verdict.valid) return;
+    assert.equal(suites, 3, 'the bug, the bug in the graded layout, the fix in it (the fix alone is the reference run)');
+    const fresh = await checkedLayout({
+      built: v.built,
+      runtime,
+      dataDir: v.dataDir,
+      bugPatch: c.bugPatch,
+      fixPatch: c.fixPatch,
+      f2p: verdict.f2p,
+      p2p: verdict.p2p,
+      reportIds: new Set((await v.referenceTests()).run.tests.keys()),
+      timeoutSec: 20,
+    });
+    assert.ok(verdict.grading.twins.length > 0, 'honeypots were laid');
+    assert.deepEqual(verdict.grading, fresh);
   });
 
   it('rejects a no-op', async () => {
