@@ -56,13 +56,6 @@ export class KeptSandbox implements Session {
     return next;
   }
 
-  warm(): void {
-    if (!this.child && !this.closed) {
-      this.ready = this.start();
-      this.ready.catch(() => {}); // the first command reports the failure
-    }
-  }
-
   private start(): Promise<void> {
     this.starts++;
     const child = spawn(this.argv[0]!, this.argv.slice(1), { cwd: '/', env: { PATH: '/usr/bin:/bin' }, detached: true, stdio: ['pipe', 'pipe', 'ignore'] });

@@ -78,8 +78,6 @@ export interface Runtime {
 export interface Session {
   /** Runs one command in the kept sandbox (network and limits other than the output cap: see `suits`). */
   exec(req: ExecRequest): Promise<ExecResult>;
-  /** Starts the sandbox now, in the background, so the first command does not wait for it. */
-  warm?(): void;
   /** Ends the sandbox and everything in it; resolves once it is gone. */
   close(): Promise<void>;
 }

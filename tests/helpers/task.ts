@@ -153,3 +153,14 @@ export async function toyTask(language: 'javascript' | 'typescript' | 'python', 
   };
   return { task, built, runtime, dataDir, file, right, broken };
 }
+
+/** A task with only what stocking and probing read (no environment behind it): for tests of the curriculum's bookkeeping. */
+export const bareTask = (id: string): Task =>
+  ({
+    id,
+    env: { name: 'e' },
+    bugPatch: '',
+    FAIL_TO_PASS: ['t'],
+    knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] },
+    provenance: { edits: [] },
+  }) as unknown as Task;

@@ -1,50 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DifficultyController } from '../../src/curriculum/controller.js';
-import { TaskPool } from '../../src/curriculum/pool.js';
 import type { Task } from '../../src/task/task.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
 import { REACH_FLOOR, Stocker, type StockDeps } from '../../src/train/stock.js';
 import { DifficultyModel, GresoGate, modelSkips, taskFeatures, WARM_UP } from '../../src/curriculum/difficulty.js';
 import { rolloutOf } from '../helpers/rollouts.js';
+import { bareTask } from '../helpers/task.js';
+import { bareStocker } from '../helpers/stock.js';
 import type { TaskSupply } from '../../src/train/supply.js';
 
-const task = (id: string) =>
-  ({
-    id,
-    env: { name: 'e' },
-    bugPatch: '',
-    FAIL_TO_PASS: ['t'],
-    knobs: { bugs: 1, hint: 'full', visibility: 'visible', families: ['operations'] },
-    provenance: { edits: [] },
-  }) as unknown as Task;
+const task = bareTask;
 
 type Deps = StockDeps<unknown>;
 
 /** One task through the screen and the probe. */
 const probe = async (s: Stocker<unknown>, t: Task, step: number) => (await s.probeAll([t], step))[0];
 
-function stocker(screen: Deps['screen'], rewards: number[], budgetLeft = 100, supply = {} as TaskSupply, cfg = TRAIN_DEFAULTS) {
-  const pool = new TaskPool();
-  const controller = new DifficultyController({ target: 0.5 });
-  let spent = 0,
-    ran = 0;
+function stocker(screen: Deps['screen'], rewards: number[], budget = 100, supply = {} as TaskSupply, cfg = TRAIN_DEFAULTS) {
+  let ran = 0;
   const runOne = async (t: Task) => rolloutOf(t.id, rewards[ran++ % rewards.length]!);
-  const s = new Stocker({
-    cfg,
-    supply,
-    pool,
-    controller,
-    used: new Set(),
-    runOne,
-    ...(screen ? { screen } : {}),
-    spend: () => {
-      spent++;
-    },
-    budgetLeft: () => budgetLeft - spent,
-    phase: () => {},
-  });
-  return { s, pool, controller, spent: () => spent };
+  return bareStocker({ cfg, supply, runOne, budget, ...(screen ? { screen } : {}) });
 }
 
 describe('Stocker probes with a reach screen', () => {
@@ -128,19 +103,10 @@ describe('Stocker probes cut short', () => {
 describe('Stocker probes side by side', () => {
   it('land in task order whichever finishes first, as one after another would', async () => {
     const outcomes = async (workers: number, delays: Record<string, number>) => {
-      const pool = new TaskPool();
-      const controller = new DifficultyController({ target: 0.5 });
-      let spent = 0;
       const tries = new Map<string, number>();
-      const s = new Stocker<unknown>({
+      const { s, pool, controller } = bareStocker({
         cfg: { ...TRAIN_DEFAULTS, workers },
-        supply: {} as TaskSupply,
-        pool,
-        controller,
-        used: new Set(),
-        phase: () => {},
-        spend: () => void spent++,
-        budgetLeft: () => 100 - spent,
+        budget: 100,
         runOne: async (t) => {
           const i = tries.get(t.id) ?? 0;
           tries.set(t.id, i + 1);
