@@ -64,12 +64,6 @@ export type TrainEvent =
   | ({ kind: 'eval' } & HeldOutPoint)
   | { kind: 'resume'; step: number; rollouts: number };
 
-/** A rollout made and not yet stored. */
-export interface TriedRollout<D> {
-  res: Rollout<D>;
-  keep: () => void;
-}
-
 /** Why a rollout ran and in which step (kept with the attempt). */
 export interface AttemptUse {
   kind: AttemptKind;
@@ -220,13 +214,6 @@ export class TrainRun<D> {
 
   /** One rollout of a task by the current policy version; an infrastructure failure is retried once. The attempt is kept in the store. */
   readonly runOne = async (task: Task, seed: number, use: AttemptUse): Promise<Rollout<D>> => {
-    const made = await this.tryOne(task, seed, use);
-    made.keep();
-    return made.res;
-  };
-
-  /** The same rollout, its attempt stored only once `keep` is called: a probe's run-ahead may be dropped unread. */
-  readonly tryOne = async (task: Task, seed: number, use: AttemptUse): Promise<TriedRollout<D>> => {
     let detail: AttemptDetail = {};
     let res: Rollout<D>;
     if (this.deps.queue) ({ res, detail } = await this.runQueued(this.deps.queue, task, seed));
@@ -235,13 +222,12 @@ export class TrainRun<D> {
       const policy = this.learner.policy();
       res = await rolloutWithRetry(task, (attempt) => policy.actor({ seed: deriveSeed(seed, attempt) }), ctx, policy.version);
     }
-    const keep = () => {
-      if (!this.attempts) return;
+    if (this.attempts) {
       const heldOut = this.evalSupply.task(task.id) !== undefined;
       const dir = (heldOut ? this.evalSupply : this.supply).dir(task.id);
       keepAttempt(this.attempts, { run: this.deps.runName, task, heldOut, use, res, detail, dir });
-    };
-    return { res, keep };
+    }
+    return res;
   };
 
   private published?: { version: number; spec: Promise<ActorSpec> };

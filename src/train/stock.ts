@@ -11,8 +11,7 @@ import { pool as inParallel, type Workers } from '../util/pool.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
 import type { Group, Rollout } from '../rl/contract.js';
-import type { AttemptUse, TriedRollout } from './run.js';
-import { RunAhead } from './run-ahead.js';
+import type { AttemptUse } from './run.js';
 import { taskKnobs, type TaskSupply } from './supply.js';
 
 /** What a task's screen and probe saw, before it is judged. */
@@ -37,8 +36,6 @@ export interface StockDeps<D> {
   spend: () => void;
   /** Rollouts left in the budget, counting those of a batch in flight. */
   budgetLeft: () => number;
-  /** Probes' next rollouts started early on idle workers (run-ahead.ts): a rollout stored only when read, and whether no batch is in flight. */
-  runAhead?: { tryOne: (task: Task, seed: number, use: AttemptUse) => Promise<TriedRollout<D>>; idle: () => boolean };
   phase: (step: number, text: string) => void;
 }
 
@@ -63,17 +60,7 @@ export class Stocker<D> {
   /** Groups of probes that admitted a task: the current policy's mixed rewards, trained on rather than paid for twice. */
   private groups: Group<D>[] = [];
 
-  private readonly ahead: RunAhead<D> | undefined;
-
-  constructor(private readonly d: StockDeps<D>) {
-    const ra = d.runAhead;
-    this.ahead = ra && new RunAhead<D>(() => d.cfg.workers, ra.idle);
-  }
-
-  /** Probe rollouts started ahead, and those of them dropped unread. */
-  get runAheadCounts(): { ahead: number; dropped: number } {
-    return this.ahead?.counts ?? { ahead: 0, dropped: 0 };
-  }
+  constructor(private readonly d: StockDeps<D>) {}
 
   private static noYield() {
     return { candidates: 0, valid: 0, probed: 0, admitted: 0, screened: 0, skipped: 0, probeRollouts: 0 };
@@ -132,23 +119,12 @@ export class Stocker<D> {
     }
     const probe = new Probe(cfg.probe);
     const group: Group<D> = [];
-    const seed = (i: number) => deriveSeed(cfg.seed, 'probe', task.id, i);
-    const ahead = this.ahead?.probe((i) => this.d.runAhead!.tryOne(task, seed(i), { kind: 'probe', step }), cfg.probe * 2);
-    try {
-      for (let i = 0; !probe.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
-        this.d.spend();
-        this.yield.probeRollouts++;
-        let res: Rollout<D>;
-        if (ahead) {
-          const { keep, ...made } = await ahead.read(i);
-          keep();
-          res = made;
-        } else res = await this.d.runOne(task, seed(i), { kind: 'probe', step });
-        probe.add(res.reward);
-        group.push(res);
-      }
-    } finally {
-      ahead?.close();
+    for (let i = 0; !probe.done && i < cfg.probe * 2 && this.d.budgetLeft() > 0; i++) {
+      this.d.spend();
+      this.yield.probeRollouts++;
+      const res = await this.d.runOne(task, deriveSeed(cfg.seed, 'probe', task.id, i), { kind: 'probe', step });
+      probe.add(res.reward);
+      group.push(res);
     }
     return {
       screened: false,
@@ -267,7 +243,6 @@ export class Stocker<D> {
       tries += fresh.length === 0 ? 1 : (fresh.length - (this.yield.screened - screened)) / 2;
       this.probeMs += performance.now() - t0;
     }
-    await this.ahead?.settle();
   }
 
   /**
@@ -305,7 +280,6 @@ export class Stocker<D> {
       ids.map((id) => supply.task(id)!),
       0,
     );
-    await this.ahead?.settle();
     return ids.filter((_, k) => verdicts[k] === 'admit').sort();
   }
 }

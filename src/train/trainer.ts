@@ -73,7 +73,6 @@ async function prepare<D>(run: TrainRun<D>): Promise<Stocker<D>> {
     controller: run.controller,
     used: run.used,
     runOne: run.runOne,
-    runAhead: { tryOne: run.tryOne, idle: () => run.inFlight === 0 },
     ...(run.figures ? { screen: (t) => run.figures!.screen(t) } : {}),
     difficulty: { ...run.difficulty, familyMean: (t) => mean(run.pool.families.prior(knobKey(taskKnobs(t)), run.state.step)) },
     spend: () => state.rolloutsUsed++,
