@@ -53,11 +53,13 @@ export interface AttemptDetail {
  * cost seconds, not the spec's minute; the verifier keeps the spec's limit.
  * See docs/decisions/2026-12-03-agent-command-timeout.md.
  */
-export const AGENT_TIMEOUT_FLOOR_MS = 3_000;
+export const AGENT_TIMEOUT_FLOOR_MS = 1_500;
+/** The candidate's validation time (about two suite runs, under load) times this. */
+export const AGENT_TIMEOUT_FACTOR = 2;
 export function agentCommandTimeoutMs(task: Task): number {
   const ms = task.stats.validation?.candidateMs;
   const spec = task.env.spec.timeoutSec * 1000;
-  return ms ? Math.min(spec, Math.max(AGENT_TIMEOUT_FLOOR_MS, 4 * ms)) : spec;
+  return ms ? Math.min(spec, Math.max(AGENT_TIMEOUT_FLOOR_MS, AGENT_TIMEOUT_FACTOR * ms)) : spec;
 }
 
 /** What the agent is told: the task's instruction, where the repository is, how to run its tests. */
