@@ -124,19 +124,21 @@ export class EnvValidator {
   /** Tests that pass on every reference run. */
   referenceTests(): Promise<{ stable: Set<string>; run: TestRun }> {
     this.reference ??= (async () => {
-      const runs: TestRun[] = [];
-      for (let i = 0; i < (this.opts.referenceRuns ?? 3); i++) {
-        const ws = await this.workspace();
-        try {
-          const r = await this.run(ws, true);
-          if (r.outcome !== 'completed' || !r.exitAgrees) {
-            throw new Error(`${this.built.env.spec.name}: the reference run is not usable: ${r.reason}\n${r.outputTail}`);
+      // Side by side: every candidate waits for them, and a clean suite's flaky test shows as well under load.
+      const runs = await Promise.all(
+        Array.from({ length: this.opts.referenceRuns ?? 3 }, async () => {
+          const ws = await this.workspace();
+          try {
+            const r = await this.run(ws, true);
+            if (r.outcome !== 'completed' || !r.exitAgrees) {
+              throw new Error(`${this.built.env.spec.name}: the reference run is not usable: ${r.reason}\n${r.outputTail}`);
+            }
+            return r;
+          } finally {
+            ws.dispose();
           }
-          runs.push(r);
-        } finally {
-          ws.dispose();
-        }
-      }
+        }),
+      );
       this.referenceMs = Math.max(...runs.map((r) => r.durationMs));
       const stable = new Set([...runs[0]!.tests.values()].filter((t) => runs.every((r) => r.tests.get(t.id)?.status === 'passed')).map((t) => t.id));
       return { stable, run: runs[0]! };
