@@ -6,12 +6,12 @@
 //                           resets use it, so nothing done inside the sandbox
 //                           (commits, config, hooks) can change what they report
 //   ws-<pid>-<id>/out/      reports written by test runners
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, GitOutputTooLarge, GitTimeout } from '../util/git.js';
 import { LAYER_CACHES, suitsSession, type ExecRequest, type ExecResult, type Mounts, type Runtime, type Session } from '../runtime/types.js';
 import { removeLater, sweepOrphans } from './cleanup.js';
-import { buildTree, chownTree, ImageStore, RUNNER_OUTPUT, type ImageRecipe } from './image.js';
+import { buildTree, ImageStore, RUNNER_OUTPUT, type ImageRecipe } from './image.js';
 import { treeDigest } from './digest.js';
 import { copyImage, newWorkspaceDir, WorkspacePool, type Copy } from './pool.js';
 import { ChangeRefused, scanTree } from './scan.js';
@@ -152,20 +152,6 @@ export class Workspace {
   /** A digest of the work tree's content (digest.ts), null when it cannot be read within bounds. */
   digest(): string | null {
     return treeDigest(this.root, [...this.layerPaths, ...RUNNER_OUTPUT]);
-  }
-
-  /** Back to the workspace's commit: changes undone, new files removed. */
-  async reset(): Promise<void> {
-    await git(['reset', '-q', '--hard', 'HEAD'], this.trusted);
-    await git(['clean', '-q', '-fdx', ...this.layerPaths.flatMap((p) => ['-e', `/${p}`])], this.trusted);
-    rmSync(join(this.root, '.git'), { recursive: true, force: true });
-    cpSync(this.trusted.gitDir, join(this.root, '.git'), { recursive: true });
-    rmSync(this.mounts.outDir, { recursive: true, force: true });
-    mkdirSync(this.mounts.outDir);
-    if (process.getuid?.() === 0 && this.runtime.isolated) {
-      chownTree(this.root, this.mounts.uid);
-      chownTree(this.mounts.outDir, this.mounts.uid);
-    }
   }
 
   /** Applies a patch to the work tree from the host, without committing it. */

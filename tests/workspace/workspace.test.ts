@@ -78,20 +78,6 @@ describe('workspaces', () => {
     }
   });
 
-  it('reset to their commit: edits undone and new files removed', async () => {
-    const ws = await makeWorkspace(runtime, files);
-    try {
-      writeFileSync(join(ws.root, 'src/lib.py'), 'broken');
-      writeFileSync(join(ws.root, 'junk.txt'), 'junk');
-      await ws.reset();
-      assert.equal(await ws.diff(), '');
-      assert.equal(existsSync(join(ws.root, 'junk.txt')), false);
-      assert.match(readFileSync(join(ws.root, 'src/lib.py'), 'utf8'), /return 1/);
-    } finally {
-      ws.dispose();
-    }
-  });
-
   it('are removed on dispose', async () => {
     const base = tempDir();
     const ws = await makeWorkspace(runtime, files, base);
