@@ -189,7 +189,7 @@ export class EnvValidator {
             continue;
           }
         }
-        // A fresh copy of the broken state for each run (ready in the pool; cheaper than a reset).
+        // A fresh copy of the broken state for each run (a copy in this process: cheaper than a reset).
         if (i > 0) ws = await this.fresh(ws, c.bugPatch);
         const r = await this.run(ws, true);
         if (r.outcome === 'timeout') return { valid: false, reason: 'timeout', detail: r.reason ?? 'timeout' };
