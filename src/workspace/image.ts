@@ -26,7 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, gitScript } from '../util/git.js';
-import { track, untrack } from './cleanup.js';
+import { sweepOrphans, track, untrack } from './cleanup.js';
 
 /** Folders test runners write into the work tree on every run: node-tap's results and coverage data. */
 export const RUNNER_OUTPUT = ['.tap', '.nyc_output'];
@@ -103,7 +103,11 @@ let emptyGitDir: Promise<string> | undefined;
 /** A fresh, empty git dir for a work tree, with the paths git must never record excluded: a copy of one git made once. */
 export async function initGitDir(gitDir: string, excluded: string[]): Promise<void> {
   emptyGitDir ??= (async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'frognano-git-')), 'git');
+    // Named by pid in a folder per user, so one left by a killed process is swept by the next.
+    const base = join(tmpdir(), `frognano-git-${process.getuid?.() ?? 0}`);
+    mkdirSync(base, { recursive: true });
+    sweepOrphans(base);
+    const dir = join(mkdtempSync(join(base, `ws-${process.pid}-`)), 'git');
     await gitScript([
       ['init', '-q', '--template=', '-b', 'main', '--bare', dir],
       ['--git-dir', dir, 'config', 'core.bare', 'false'],

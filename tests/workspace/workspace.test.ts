@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { selectRuntime } from '../../src/runtime/select.js';
@@ -108,5 +109,16 @@ describe('workspaces', () => {
     assert.ok(left >= 1, 'the crash left its workspace');
     assert.equal(sweepOrphans(base), left, 'its workspace, image and ready copies');
     assert.ok(await waitFor(() => readdirSync(base).length === 0));
+    // Its empty git template in the system's temp folder goes when the next process makes one.
+    const templates = join(tmpdir(), `frognano-git-${process.getuid?.() ?? 0}`);
+    const mine = `ws-${child.pid}-`;
+    assert.ok(
+      readdirSync(templates).some((n) => n.startsWith(mine)),
+      'the crash left its git template',
+    );
+    const next = await workspaceHolder(tempDir());
+    next.kill('SIGINT');
+    await new Promise((resolve) => next.on('exit', resolve));
+    assert.ok(!readdirSync(templates).some((n) => n.startsWith(mine)), 'swept by the next process');
   });
 });
