@@ -6,9 +6,9 @@
 // FROGNANO_WORKSPACES=DIR puts them in DIR. See
 // docs/decisions/2026-12-05-inner-loop-idle.md.
 import { createHash } from 'node:crypto';
-import { accessSync, constants, lstatSync, readdirSync, statfsSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, rmdirSync, statfsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { trackBase } from './cleanup.js';
+import { sweepOrphans, trackBase } from './cleanup.js';
 
 /** The memory file system workspaces go to when it has room. */
 export const MEMORY_ROOT = '/dev/shm';
@@ -69,7 +69,34 @@ export function workspaceBase(dataDir: string, snapshot: string, o: BaseOptions 
   if (size > max) return onDisk;
   // One folder per user and data directory: orphans are swept per folder, by the pid in their names.
   const tag = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 12);
-  const base = join(root, `frognano-${process.getuid?.() ?? 0}-${tag}`);
+  const prefix = `frognano-${process.getuid?.() ?? 0}-`;
+  const base = join(root, prefix + tag);
   trackBase(base); // removed at exit once empty: no folder per data directory left in memory
+  if (!sweptRoots.has(root)) {
+    sweptRoots.add(root);
+    sweepMemory(root, prefix);
+  }
   return base;
+}
+
+const sweptRoots = new Set<string>();
+
+/**
+ * Workspaces that killed processes left in memory, under any data
+ * directory's folder (a data directory may never be used again): removed by
+ * the pid in their names, and the folders that are then empty.
+ */
+export function sweepMemory(root: string, prefix: string): number {
+  let removed = 0;
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(prefix)) continue;
+    const dir = join(root, name);
+    try {
+      removed += sweepOrphans(dir);
+      rmdirSync(dir);
+    } catch {
+      /* in use by a live process, or gone */
+    }
+  }
+  return removed;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { treeBytes, workspaceBase } from '../../src/workspace/base.js';
+import { sweepMemory, treeBytes, workspaceBase } from '../../src/workspace/base.js';
 import { tempDir } from '../helpers/workspace.js';
 
 function snapshotOf(bytes: number): string {
@@ -31,6 +31,16 @@ describe('where workspaces are made', () => {
     assert.equal(workspaceBase('/data/a', small, { setting: undefined, memoryRoot: join(memoryRoot, 'absent'), minFreeBytes: 1 }), '/data/a/tmp');
     assert.equal(workspaceBase('/data/a', small, { setting: 'disk', memoryRoot, minFreeBytes: 1 }), '/data/a/tmp');
     assert.equal(workspaceBase('/data/a', small, { setting: '/elsewhere/ws', memoryRoot, minFreeBytes: 1 }), '/elsewhere/ws');
+  });
+
+  it("sweeps what killed processes left in memory under any data directory's folder, and keeps a live process's", () => {
+    const root = tempDir();
+    const dead = join(root, 'frognano-0-aaa', 'ws-999999-x');
+    const live = join(root, 'frognano-0-bbb', `ws-${process.pid}-y`);
+    for (const d of [dead, live, join(root, 'frognano-0-ccc'), join(root, 'other', 'ws-999999-z')]) mkdirSync(d, { recursive: true });
+    assert.equal(sweepMemory(root, 'frognano-0-'), 1);
+    assert.deepEqual(readdirSync(root).sort(), ['frognano-0-bbb', 'other']);
+    assert.ok(existsSync(live));
   });
 
   it('counts a tree only as far as the limit', () => {
