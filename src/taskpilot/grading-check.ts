@@ -59,8 +59,7 @@ async function gradedRun(
 
 /** Required tests as validation found them: failing ones fail on the broken state, all pass on the fix. */
 function behaves(c: LayoutCheck, broken: TestRun, fixed: TestRun): boolean {
-  const passed = (r: TestRun, id: string) => r.tests.get(id)?.status === 'passed';
-  return c.f2p.every((id) => !passed(broken, id) && passed(fixed, id)) && c.p2p.every((id) => passed(broken, id) && passed(fixed, id));
+  return brokenBehaves(c, broken) && [...c.f2p, ...c.p2p].every((id) => fixed.tests.get(id)?.status === 'passed');
 }
 
 /** A layout check under way: its layouts in order, the draws they share, and a broken run made ahead for the first. */

@@ -4,7 +4,7 @@
 // disk. Only for small environments and where /dev/shm has room, since the
 // pool keeps copies of each image; FROGNANO_WORKSPACES=disk keeps them on disk,
 // FROGNANO_WORKSPACES=DIR puts them in DIR. See
-// docs/decisions/2026-12-05-inner-loop-idle.md.
+// docs/decisions/2026-12-05-inner-loop-floor.md.
 import { createHash } from 'node:crypto';
 import { accessSync, constants, lstatSync, readdirSync, rmdirSync, statfsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,7 +17,8 @@ export const MAX_MEMORY_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 /** Free space the memory file system must have for workspaces to go there. */
 export const MIN_MEMORY_FREE_BYTES = 4 * 1024 * 1024 * 1024;
 
-const sizes = new Map<string, number>();
+/** Each choice made once per process: it is asked for every workspace, and the file systems' checks need not be. */
+const chosen = new Map<string, string>();
 
 /** Bytes of the files under `dir`, counted until `limit` is passed (then limit + 1). */
 export function treeBytes(dir: string, limit: number): number {
@@ -56,17 +57,21 @@ export interface BaseOptions {
 
 /** The directory to make `snapshot`'s workspaces in, for the data directory `dataDir`. */
 export function workspaceBase(dataDir: string, snapshot: string, o: BaseOptions = {}): string {
-  const onDisk = join(dataDir, 'tmp');
   const setting = 'setting' in o ? o.setting : process.env.FROGNANO_WORKSPACES;
+  const key = JSON.stringify([dataDir, snapshot, setting, o.memoryRoot, o.maxSnapshotBytes, o.minFreeBytes]);
+  let base = chosen.get(key);
+  if (base === undefined) chosen.set(key, (base = choose(dataDir, snapshot, setting, o)));
+  return base;
+}
+
+function choose(dataDir: string, snapshot: string, setting: string | undefined, o: BaseOptions): string {
+  const onDisk = join(dataDir, 'tmp');
   if (setting === 'disk') return onDisk;
   if (setting && setting !== 'memory') return resolve(setting);
   const root = o.memoryRoot ?? MEMORY_ROOT;
   const max = o.maxSnapshotBytes ?? MAX_MEMORY_SNAPSHOT_BYTES;
   if (!memoryHasRoom(root, o.minFreeBytes ?? MIN_MEMORY_FREE_BYTES)) return onDisk;
-  const key = `${snapshot}\0${max}`;
-  let size = sizes.get(key);
-  if (size === undefined) sizes.set(key, (size = treeBytes(snapshot, max)));
-  if (size > max) return onDisk;
+  if (treeBytes(snapshot, max) > max) return onDisk;
   // One folder per user and data directory: orphans are swept per folder, by the pid in their names.
   const tag = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 12);
   const prefix = `frognano-${process.getuid?.() ?? 0}-`;
