@@ -47,57 +47,107 @@ export function taskFeatures(task: Task, known: Known): Features {
   return f;
 }
 
+/** A run's difficulty log, in its run directory: one Observation a line, with its step. */
+export const DIFFICULTY_LOG = 'difficulty.jsonl';
+
+/** One group the model learned from, as the run's difficulty log keeps it: what was known, what it predicted, what happened. */
+export interface Observation {
+  kind: 'probe' | 'group';
+  task: string;
+  x: Record<string, number>;
+  successes: number;
+  failures: number;
+  predicted: number;
+}
+
 export interface PredictorJSON {
+  /** What the weights correct (absent in states from before 2026-12-05's second version, whose weights are dropped). */
+  prior?: Prior;
   weights: [string, number][];
   seen: number;
   calibration: [number, number, number][];
 }
 
-/** The family-logit feature's starting weight: an untrained model predicts its knob setting's posterior mean. */
-const FAMILY_PRIOR_WEIGHT = 3;
+/**
+ * Where a prediction starts before any feature corrects it. known: the learner's own pre-rollout figure where it has
+ * one (the embedded policy's reach, close to calibrated already), else even odds; family: the knob setting's posterior
+ * mean (the first version's start: too high for fresh tasks, its settings' earlier tasks having been trained on);
+ * none: even odds. Compared offline in bench/difficulty.ts; docs/evidence/results.md has the figures.
+ */
+export const PRIORS = ['known', 'family', 'none'] as const;
+export type Prior = (typeof PRIORS)[number];
+
+/** Features hold logits divided by this (taskFeatures), which keeps SGD's steps of one size across features. */
+const LOGIT_SCALE = 3;
 
 /**
- * Online logistic regression on (features, successes, failures), by SGD on the log loss with a small L2 pull toward
- * where it started: the curriculum's own estimate (the family posterior), corrected by what the features add.
+ * Online logistic regression of a fresh task's pass rate, by SGD on the log loss: the prior's logit plus what the
+ * features add, pulled toward adding nothing (L2). It learns from admission probes only: a training group's task has
+ * been trained on, so its pass rate no longer says how hard a fresh task is (such groups are logged, not learned).
  */
 export class DifficultyModel {
-  private readonly w = new Map<string, number>([['family-logit', FAMILY_PRIOR_WEIGHT]]);
-  /** Groups observed. */
+  /** Corrections to the prior's logit, per feature. */
+  private readonly w = new Map<string, number>();
+  private readonly lr: number;
+  private readonly l2: number;
+  readonly prior: Prior;
+  /** Probes learned from. */
   seen = 0;
   /** Each probed task's prediction before its probe, with the probe's successes and rollouts. */
   readonly calibration: [number, number, number][] = [];
+  private readonly pending: Observation[] = [];
 
-  constructor(
-    private readonly lr = 0.1,
-    private readonly l2 = 1e-3,
-  ) {}
+  constructor(opts: { lr?: number; l2?: number; prior?: Prior } = {}) {
+    this.lr = opts.lr ?? 0.1;
+    this.l2 = opts.l2 ?? 1e-3;
+    this.prior = opts.prior ?? 'known';
+  }
+
+  private priorLogit(x: Features): number {
+    const z = this.prior === 'known' ? x.get('figure-logit') : this.prior === 'family' ? x.get('family-logit') : undefined;
+    return LOGIT_SCALE * (z ?? 0);
+  }
 
   predict(x: Features): number {
-    let z = 0;
+    let z = this.priorLogit(x);
     for (const [k, v] of x) z += (this.w.get(k) ?? 0) * v;
     return sigmoid(z);
   }
 
-  observe(x: Features, successes: number, failures: number): void {
+  /**
+   * One group's outcome. `about` says what it was, a fresh task's probe or a training group, and keeps it for the
+   * run's difficulty log (bench/difficulty.ts compares models offline on it) with what was predicted before it ran (a
+   * probe's prediction is made before it; the model may have learned meanwhile). Only probes (or a group given
+   * without `about`) are learned from.
+   */
+  observe(x: Features, successes: number, failures: number, about?: { kind: Observation['kind']; task: string; predicted?: number }): void {
     const n = successes + failures;
     if (n === 0) return;
-    const g = this.predict(x) - successes / n;
+    const predicted = this.predict(x);
+    if (about)
+      this.pending.push({ ...about, x: Object.fromEntries(x), successes, failures, predicted: Math.round((about.predicted ?? predicted) * 1000) / 1000 });
+    if (about?.kind === 'group') return;
+    const g = predicted - successes / n;
     for (const [k, v] of x) {
       const w = this.w.get(k) ?? 0;
-      const start = k === 'family-logit' ? FAMILY_PRIOR_WEIGHT : 0;
-      this.w.set(k, w - this.lr * (g * v * Math.min(1, n / 4) + this.l2 * (w - start)));
+      this.w.set(k, w - this.lr * (g * v * Math.min(1, n / 4) + this.l2 * w));
     }
     this.seen++;
   }
 
+  /** The observations kept since the last call (for the run's difficulty log). */
+  drain(): Observation[] {
+    return this.pending.splice(0);
+  }
+
   toJSON(): PredictorJSON {
-    return { weights: [...this.w], seen: this.seen, calibration: this.calibration.slice() };
+    return { prior: this.prior, weights: [...this.w], seen: this.seen, calibration: this.calibration.slice() };
   }
 
   static fromJSON(j: PredictorJSON): DifficultyModel {
-    const m = new DifficultyModel();
-    m.w.clear();
-    for (const [k, v] of j.weights) m.w.set(k, v);
+    const m = new DifficultyModel(j.prior ? { prior: j.prior } : {});
+    // An older state's weights were absolute, not corrections: the model starts again from its prior.
+    if (j.prior) for (const [k, v] of j.weights) m.w.set(k, v);
     m.seen = j.seen;
     m.calibration.push(...j.calibration);
     return m;
@@ -106,8 +156,11 @@ export class DifficultyModel {
 
 /** Probes of predicted learnability p(1-p) below this are skipped: p under about 5% or over 95%. */
 export const SKIP_BELOW = 0.05;
-/** Groups the model must have seen before it may skip anything. */
-export const WARM_UP = 24;
+/**
+ * Probes the model must have learned from before it may skip anything: a few, for the correction of its prior's level;
+ * the embedded policy's reach is close to calibrated from the first (docs/evidence/results.md).
+ */
+export const WARM_UP = 8;
 /** Share of would-be skips probed anyway, so calibration is measured where the model is most sure. */
 export const EXPLORE = 0.1;
 

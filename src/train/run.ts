@@ -24,7 +24,7 @@ import { dropMetricsAfter, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
 import { keepAttempt } from './keep.js';
-import { DifficultyModel, GresoGate } from '../curriculum/difficulty.js';
+import { DIFFICULTY_LOG, DifficultyModel, GresoGate } from '../curriculum/difficulty.js';
 import { checkForgetting, type ForgettingPoint } from './forgetting.js';
 import type { JobQueue } from '../queue/client.js';
 import type { ActorSpec } from '../queue/jobs.js';
@@ -132,7 +132,7 @@ export class TrainRun<D> {
     const saved = loadState(deps.runDir);
     this.resumed = saved !== null;
     if (saved) this.restoreLearner(saved);
-    if (saved) dropMetricsAfter(join(deps.runDir, 'metrics.jsonl'), saved.step);
+    if (saved) for (const log of ['metrics.jsonl', DIFFICULTY_LOG]) dropMetricsAfter(join(deps.runDir, log), saved.step);
     this.pool = saved ? TaskPool.fromJSON(saved.pool) : new TaskPool();
     this.controller = saved ? DifficultyController.fromJSON(saved.controller) : new DifficultyController({ target: cfg.target });
     this.used = new Set(saved?.used ?? []);

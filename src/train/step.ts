@@ -13,6 +13,7 @@ import { batchSize } from './config.js';
 import { extendAllFail } from './extend.js';
 import { noteSolved, type ForgettingPoint } from './forgetting.js';
 import type { HeldOutReach, SolveRate } from './heldout.js';
+import { DIFFICULTY_LOG } from '../curriculum/difficulty.js';
 import { batchEntry, batchStats, nonDegenerateCount, type GroupReason, type StepMetrics } from './metrics.js';
 import type { MoreRollouts } from './more-rollouts.js';
 import { checkSize, settleReplays } from './regression.js';
@@ -181,7 +182,7 @@ export class Step<D> {
     for (const id of this.groupIds) {
       const x = this.run.difficulty.features.get(id);
       const { successes, failures } = outcomes(this.results.get(id)!.map((r) => r.reward));
-      if (x) this.run.difficulty.model.observe(x, successes, failures);
+      if (x) this.run.difficulty.model.observe(x, successes, failures, { kind: 'group', task: id });
     }
     // Without an admission probe, a task's first training group is what steers the controller.
     if (cfg.ablate.includes('probe'))
@@ -236,6 +237,8 @@ export class Step<D> {
     const run = this.run;
     const m = this.metrics();
     appendFileSync(join(run.deps.runDir, 'metrics.jsonl'), `${JSON.stringify(m)}\n`);
+    const seen = run.difficulty.model.drain();
+    if (seen.length) appendFileSync(join(run.deps.runDir, DIFFICULTY_LOG), seen.map((o) => `${JSON.stringify({ step: this.n, ...o })}\n`).join(''));
     run.deps.store?.addTrainMetrics(run.deps.runName, this.n, m);
     run.persist();
     run.emit({ kind: 'step', metrics: m });

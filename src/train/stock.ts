@@ -165,7 +165,7 @@ export class Stocker<D> {
     const dm = this.d.difficulty;
     if (dm && o.predicted && p.rollouts > 0) {
       dm.model.calibration.push([Math.round(o.predicted.p * 1000) / 1000, p.successes, p.rollouts]);
-      dm.model.observe(o.predicted.x, p.successes, p.failures);
+      dm.model.observe(o.predicted.x, p.successes, p.failures, { kind: 'probe', task: task.id, predicted: o.predicted.p });
       dm.greso.record(knobKey(knobs), p.successes, p.failures);
     }
     if (p.rollouts + p.infraFailures === 0) {

@@ -36,9 +36,37 @@ describe('the difficulty model', () => {
     assert.equal(again.predict(taskFeatures(kinds[0]!, known)), m.predict(taskFeatures(kinds[0]!, known)));
   });
 
-  it("untrained, it predicts what the curriculum already knows: the knob setting's posterior mean", () => {
-    const p = new DifficultyModel().predict(taskFeatures(task('a'), { familyMean: 0.3, figure: null }));
-    assert.ok(Math.abs(p - 0.3) < 1e-9, String(p));
+  it("untrained, it predicts the learner's own pre-rollout figure where there is one, else even odds (or the knob setting's posterior, asked)", () => {
+    const x = (figure: number | null) => taskFeatures(task('a'), { familyMean: 0.3, figure });
+    assert.ok(Math.abs(new DifficultyModel().predict(x(0.8)) - 0.8) < 1e-9);
+    assert.ok(Math.abs(new DifficultyModel().predict(x(null)) - 0.5) < 1e-9);
+    assert.ok(Math.abs(new DifficultyModel({ prior: 'family' }).predict(x(0.8)) - 0.3) < 1e-9);
+    assert.equal(new DifficultyModel({ prior: 'none' }).predict(x(0.8)), 0.5);
+  });
+
+  it('learns from probes only: training groups are logged, with the prediction made before a probe', () => {
+    const m = new DifficultyModel();
+    const x = taskFeatures(task('a'), { familyMean: 0.5, figure: 0.5 });
+    m.observe(x, 4, 0, { kind: 'group', task: 'g' });
+    assert.equal(m.seen, 0);
+    assert.equal(m.predict(x), 0.5, 'a trained-on task says nothing of fresh ones');
+    m.observe(x, 0, 4, { kind: 'probe', task: 'p', predicted: 0.5123 });
+    assert.equal(m.seen, 1);
+    assert.ok(m.predict(x) < 0.5);
+    const log = m.drain();
+    assert.deepEqual(
+      log.map((o) => [o.kind, o.task, o.successes, o.failures, o.predicted]),
+      [
+        ['group', 'g', 4, 0, 0.5],
+        ['probe', 'p', 0, 4, 0.512],
+      ],
+    );
+    assert.equal(log[1]!.x['figure-logit'], 0);
+    assert.deepEqual(m.drain(), [], 'drained once');
+    // A state saved before corrections existed: its absolute weights are dropped, its calibration kept.
+    const old = DifficultyModel.fromJSON({ weights: [['family-logit', 3]], seen: 5, calibration: [[0.4, 1, 2]] });
+    assert.equal(old.predict(x), 0.5);
+    assert.deepEqual(old.calibration, [[0.4, 1, 2]]);
   });
 
   it('skips only once warmed up, only far from the frontier, and still explores about one in ten', () => {

@@ -225,6 +225,37 @@ describe('train (frontier) on a tiny environment, crashed after its first step a
     );
   });
 
+  it("difficulty.jsonl keeps each probe and training group the difficulty model learned from, once, in the run's order", () => {
+    const lines = readFileSync(join(root, 'runs', 'resume', 'difficulty.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map(
+        (l) => JSON.parse(l) as { step: number; kind: string; task: string; x: Record<string, number>; successes: number; failures: number; predicted: number },
+      );
+    assert.ok(lines.length > 0);
+    const steps = lines.map((l) => l.step);
+    assert.deepEqual(
+      steps,
+      [...steps].sort((a, b) => a - b),
+      'in step order',
+    );
+    assert.ok(steps.every((n) => n >= 1 && n <= 3));
+    // Probes, as the saved model's calibration has them (prediction before the probe, successes, rollouts), one for one.
+    const probes = lines.filter((l) => l.kind === 'probe');
+    assert.deepEqual(
+      probes.map((l) => [l.predicted, l.successes, l.successes + l.failures]),
+      final.predictor!.calibration,
+    );
+    for (const l of lines) {
+      assert.ok(['probe', 'group'].includes(l.kind), l.kind);
+      assert.equal(l.x.bias, 1, 'the features known before the first rollout');
+      assert.ok(l.predicted >= 0 && l.predicted <= 1 && l.successes + l.failures > 0);
+    }
+    // A training group is of a task made (and probed) earlier in the run.
+    const made = new Set(probes.map((l) => l.task));
+    for (const g of lines.filter((l) => l.kind === 'group')) assert.ok(made.has(g.task), g.task);
+  });
+
   it('state.json, policy.json and the store hold the finished run', () => {
     const state = loadState(join(root, 'runs', 'resume'))!;
     assert.equal(state.step, 3);
