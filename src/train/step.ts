@@ -178,7 +178,7 @@ export class Step<D> {
       pool.record(id, rewards, this.n);
       noteSolved(solvedAt, id, rewards, this.n);
     }
-    // The difficulty model learns from training groups too, on the features the task had when it was made.
+    // Training groups go to the difficulty log with the features their task had when made (the model learns from probes only).
     for (const id of this.groupIds) {
       const x = this.run.difficulty.features.get(id);
       const { successes, failures } = outcomes(this.results.get(id)!.map((r) => r.reward));
