@@ -6,19 +6,19 @@
 // the calibration in five bins, and what a gate on the prediction would have done: probes skipped, their rollouts,
 // and how many of the skipped tasks the probe admitted (the informative tasks a gate loses).
 //
-//   npx tsx bench/difficulty.ts [--skip-below 0.05] [--warm-up 24] [--no-figure] RUN_DIR_OR_EVIDENCE_OUT ...
+//   npx tsx bench/difficulty.ts [--skip-below 0.05] [--warm-up 8] [--no-figure] RUN_DIR_OR_EVIDENCE_OUT ...
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DIFFICULTY_LOG, DifficultyModel, GresoGate, type Observation, type TaskFeatures } from '../src/curriculum/difficulty.js';
+import { DIFFICULTY_LOG, DifficultyModel, GresoGate, SKIP_BELOW, WARM_UP, type Observation, type TaskFeatures } from '../src/curriculum/difficulty.js';
 import { calibration } from '../src/evidence/analysis.js';
 import { isRecord } from '../src/util/guards.js';
 import { table } from '../src/util/table.js';
 
 const { values, positionals } = parseArgs({
   options: {
-    'skip-below': { type: 'string', default: '0.05' },
-    'warm-up': { type: 'string', default: '24' },
+    'skip-below': { type: 'string', default: String(SKIP_BELOW) },
+    'warm-up': { type: 'string', default: String(WARM_UP) },
     'no-figure': { type: 'boolean', default: false },
   },
   allowPositionals: true,
