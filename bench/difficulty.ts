@@ -4,7 +4,8 @@
 // probe before it learns from it. Reported per model, over every probe of every run: the Brier score per rollout and
 // the log loss (beside always predicting the pooled rate, known only afterwards, and the running rate, known then),
 // the calibration in five bins, and what a gate on the prediction would have done: probes skipped, their rollouts,
-// and how many of the skipped tasks the probe admitted (the informative tasks a gate loses).
+// and how many of the skipped tasks the probe admitted (the informative tasks a gate loses), leaving out the 10% of
+// would-be skips the online gate probes anyway.
 //
 //   npx tsx bench/difficulty.ts [--skip-below 0.05] [--warm-up 8] [--no-figure] RUN_DIR_OR_EVIDENCE_OUT ...
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -112,6 +113,15 @@ const MODELS: Record<string, () => ProbeModel> = {
   'platt(prior family)': () => platt(model({ prior: 'family' })),
 };
 
+/** A line cut short by a crash while it was written is skipped, not fatal. */
+function parseLine(l: string): unknown {
+  try {
+    return JSON.parse(l);
+  } catch {
+    return null;
+  }
+}
+
 function isObservation(v: unknown): v is Observation {
   return isRecord(v) && (v.kind === 'probe' || v.kind === 'group') && isRecord(v.x) && typeof v.successes === 'number' && typeof v.failures === 'number';
 }
@@ -125,7 +135,7 @@ function logsUnder(paths: string[]): { name: string; seen: Observation[] }[] {
       const seen = readFileSync(file, 'utf8')
         .split('\n')
         .filter((l) => l.trim())
-        .map((l): unknown => JSON.parse(l))
+        .map(parseLine)
         .filter(isObservation);
       out.push({ name: dir, seen });
       return;
