@@ -11,7 +11,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DIFFICULTY_LOG, DifficultyModel, GresoGate, SKIP_BELOW, WARM_UP, type Observation, type TaskFeatures } from '../src/curriculum/difficulty.js';
+import {
+  DIFFICULTY_LOG,
+  DifficultyModel,
+  GresoGate,
+  logit,
+  sigmoid,
+  SKIP_BELOW,
+  WARM_UP,
+  type Observation,
+  type TaskFeatures,
+} from '../src/curriculum/difficulty.js';
 import { calibration } from '../src/evidence/analysis.js';
 import { isRecord } from '../src/util/guards.js';
 import { table } from '../src/util/table.js';
@@ -31,8 +41,6 @@ interface ProbeModel {
   predict(x: TaskFeatures): number;
   observe(x: TaskFeatures, successes: number, failures: number, kind: Observation['kind']): void;
 }
-
-const logit = (p: number) => Math.log(Math.min(0.999, Math.max(0.001, p)) / (1 - Math.min(0.999, Math.max(0.001, p))));
 
 /** The rate of every probe rollout so far (Laplace's rule): what a model must beat, known at the time. */
 function running(): ProbeModel {
@@ -84,11 +92,11 @@ function platt(inner: ProbeModel, lr = 0.05): ProbeModel {
   let a = 1,
     b = 0;
   return {
-    predict: (x) => 1 / (1 + Math.exp(-(a * logit(inner.predict(x)) + b))),
+    predict: (x) => sigmoid(a * logit(inner.predict(x)) + b),
     observe: (x, s, f, kind) => {
       if (kind === 'probe' && s + f > 0) {
         const z = logit(inner.predict(x));
-        const g = 1 / (1 + Math.exp(-(a * z + b))) - s / (s + f);
+        const g = sigmoid(a * z + b) - s / (s + f);
         a -= lr * g * z;
         b -= lr * g;
       }

@@ -21,8 +21,9 @@ export interface Known {
 export type TaskFeatures = Map<string, number>;
 type Features = TaskFeatures;
 
-const logit = (p: number) => Math.log(Math.max(1e-3, Math.min(1 - 1e-3, p)) / (1 - Math.max(1e-3, Math.min(1 - 1e-3, p))));
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+/** A probability's log-odds, kept finite: p is held within [0.001, 0.999]. */
+export const logit = (p: number) => Math.log(Math.max(1e-3, Math.min(1 - 1e-3, p)) / (1 - Math.max(1e-3, Math.min(1 - 1e-3, p))));
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** Lines a patch adds or removes. */
 function changedLines(patch: string): number {
@@ -74,8 +75,7 @@ export interface PredictorJSON {
  * mean (the first version's start: too high for fresh tasks, its settings' earlier tasks having been trained on);
  * none: even odds. Compared offline in bench/difficulty.ts; docs/evidence/results.md has the figures.
  */
-export const PRIORS = ['known', 'family', 'none'] as const;
-export type Prior = (typeof PRIORS)[number];
+export type Prior = 'known' | 'family' | 'none';
 
 /** Features hold logits divided by this (taskFeatures), which keeps SGD's steps of one size across features. */
 const LOGIT_SCALE = 3;

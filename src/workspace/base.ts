@@ -19,6 +19,8 @@ export const MIN_MEMORY_FREE_BYTES = 4 * 1024 * 1024 * 1024;
 
 /** Each choice made once per process: it is asked for every workspace, and the file systems' checks need not be. */
 const chosen = new Map<string, string>();
+/** Memory roots already swept of what killed processes left (once per process). */
+const sweptRoots = new Set<string>();
 
 /** Bytes of the files under `dir`, counted until `limit` is passed (then limit + 1). */
 export function treeBytes(dir: string, limit: number): number {
@@ -83,8 +85,6 @@ function choose(dataDir: string, snapshot: string, setting: string | undefined, 
   }
   return base;
 }
-
-const sweptRoots = new Set<string>();
 
 /**
  * Workspaces that killed processes left in memory, under any data
