@@ -137,13 +137,22 @@ export function parseProtocol(data: unknown): Protocol | { error: string } {
   return p;
 }
 
-/** Every cell, seed by seed (so a protocol stopped part way has whole seeds to pair), then group, then arm. */
+/** The primary comparison's arms: curricula with nothing removed and nothing gated. */
+export const isPrimaryArm = (a: Arm): boolean => a.ablate.length === 0 && !a.gate;
+
+/**
+ * Every cell: the primary comparison's first, then the ablations and gates, so that a protocol stopped part way has
+ * answered H1 before anything else. Within each, seed by seed (so a stop leaves whole seeds to pair), then group,
+ * then arm.
+ */
 export function cellsOf(p: Protocol): Cell[] {
-  return p.seeds.flatMap((seed) =>
-    p.groups.flatMap((group) =>
-      p.arms.filter((arm) => !arm.only || arm.only.includes(group.heldOut)).map((arm) => ({ id: `${group.heldOut}.${arm.name}.s${seed}`, group, seed, arm })),
-    ),
-  );
+  const phase = (arms: Arm[]) =>
+    p.seeds.flatMap((seed) =>
+      p.groups.flatMap((group) =>
+        arms.filter((arm) => !arm.only || arm.only.includes(group.heldOut)).map((arm) => ({ id: `${group.heldOut}.${arm.name}.s${seed}`, group, seed, arm })),
+      ),
+    );
+  return [...phase(p.arms.filter(isPrimaryArm)), ...phase(p.arms.filter((a) => !isPrimaryArm(a)))];
 }
 
 /** A cell's training settings: the defaults, the protocol's budget and held-out measurement, the cell's own. */

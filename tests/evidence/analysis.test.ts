@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyse, rolloutsToReach } from '../../src/evidence/analysis.js';
-import { cellsOf, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
+import { cellsOf, isPrimaryArm, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
 import { isCellResult, type CellResult } from '../../src/evidence/result.js';
 import { bootstrapMean, pairedGain } from '../../src/util/stats.js';
 
@@ -108,12 +108,17 @@ describe('protocols', () => {
       );
     const ids = cellsOf(full).map((c) => c.id);
     assert.equal(new Set(ids).size, ids.length);
-    // Seed by seed: the first cells are all of seed 1.
-    assert.ok(
-      cellsOf(full)
-        .slice(0, full.arms.length)
-        .every((c) => c.seed === 1),
-    );
+    // The primary comparison first, seed by seed: seed 1's frontier, static and uniform cells of every group, then
+    // seed 2's; the ablations and gates only after every primary cell.
+    const cells = cellsOf(full);
+    const primary = full.arms.filter(isPrimaryArm).map((a) => a.name);
+    assert.deepEqual(primary, ['frontier', 'static', 'uniform']);
+    const nPrimary = full.seeds.length * full.groups.length * primary.length;
+    assert.ok(cells.slice(0, nPrimary).every((c) => primary.includes(c.arm.name)));
+    assert.ok(cells.slice(nPrimary).every((c) => !primary.includes(c.arm.name)));
+    assert.ok(cells.slice(0, full.groups.length * primary.length).every((c) => c.seed === 1));
+    assert.equal(cells[nPrimary]?.seed, 1);
+    assert.equal(cells.length, 130);
   });
 
   it('a protocol file is checked, each problem named', () => {
