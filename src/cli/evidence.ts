@@ -33,6 +33,9 @@ picks up where it stopped. Finished runs leave runs/<cell>/result.json.
                        held-out environments, arms or budgets; fields as in that document)
   --out DIR            where runs, task banks and results go (default <data-dir>/evidence/<protocol>)
   --hours H            this invocation's time (default 2; the full protocol takes many)
+  --held-out LIST      run only these held-out environments' cells (comma-separated), to split
+                       a protocol across machines: each keeps its group's task bank; copy every
+                       machine's runs/ into one --out and "report" reads them all
   --bugs PATH          hand-written bug files (default: the bundled evidence/handwritten)
   --learner tinker     train a language model in every cell through the Tinker API instead of
                        the embedded policy, with train's language-model options, as there
@@ -57,6 +60,24 @@ function protocolFlag(f: CliContext['flags']): Protocol {
   return p;
 }
 
+/** --held-out: a share of the protocol's groups, each named as the protocol names it. */
+function heldOutFlag(f: CliContext['flags'], p: Protocol): string[] | undefined {
+  const v = stringFlag(f, 'held-out');
+  if (v === undefined) return undefined;
+  const names = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const known = p.groups.map((g) => g.heldOut);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (!names.length || unknown.length)
+    throw new UserError(
+      `--held-out: ${unknown.length ? `${unknown.join(', ')} is not held out in protocol ${p.name}` : 'no environment named'}`,
+      `use some of ${known.join(', ')}`,
+    );
+  return names;
+}
+
 export async function evidenceCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   const sub = ctx.positionals[0];
@@ -72,8 +93,10 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
     for (const g of p.groups) for (const name of [g.heldOut, ...g.train]) if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`);
     const hours = numberFlag(f.hours, '--hours', 2);
     if (!(hours > 0)) throw new UserError('--hours must be above 0');
-    const total = cellsOf(p).length;
-    ctx.err(`evidence ${p.name}: ${total} runs; results in ${outDir}; stopping after ${hours} h (rerun to continue)`);
+    const heldOut = heldOutFlag(f, p);
+    const total = cellsOf(p).filter((c) => !heldOut || heldOut.includes(c.group.heldOut)).length;
+    const share = heldOut ? ` (held out: ${heldOut.join(', ')}; ${cellsOf(p).length} in the protocol)` : '';
+    ctx.err(`evidence ${p.name}: ${total} runs${share}; results in ${outDir}; stopping after ${hours} h (rerun to continue)`);
     const learnerName = stringFlag(f, 'learner') ?? 'embedded';
     if (learnerName !== 'embedded' && learnerName !== 'tinker') throw new UserError(`unknown --learner "${learnerName}"`, 'use embedded or tinker');
     const lm = learnerName === 'tinker' ? lmConfig(f) : undefined;
@@ -91,6 +114,7 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
       outDir,
       handwritten: readHandwritten(stringFlag(f, 'bugs') ?? handwrittenBugsDir),
       hours,
+      ...(heldOut ? { heldOut } : {}),
       log: ctx.err,
       onTrainEvent: (cell, e) => {
         if (e.kind === 'eval') ctx.err(`  ${cell.id}: held-out ${(100 * e.solveRate).toFixed(1)}% (${e.solved}/${e.attempts}) at ${e.rollouts} rollouts`);

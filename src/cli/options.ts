@@ -52,7 +52,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   worker: names('queue concurrency lease-sec name', str),
   queue: names('queue', str),
   evidence: {
-    ...names('protocol out hours bugs learner', str),
+    ...names('protocol out hours held-out bugs learner', str),
     ...names(
       'model tokenizer tinker-url tinker-api-key-env lora-rank loss max-tokens context temperature thinking sampler vllm-url vllm-model max-staleness init-weights lr',
       str,

@@ -32,6 +32,8 @@ export interface EvidenceDeps {
   reuse?: ResultReuse;
   /** This invocation's time: no cell starts after it, and the running one stops at its next step boundary. */
   hours: number;
+  /** Run only these held-out environments' cells (a machine's share when several split a protocol); default all. */
+  heldOut?: readonly string[];
   /** The learner every cell trains: the embedded policy by default, or a language model through the Tinker API. */
   learner?: { config: Pick<TrainConfig, 'learner' | 'lm'>; make: (cfg: TrainConfig, cell: Cell) => Learner<unknown> };
   log: (line: string) => void;
@@ -69,9 +71,10 @@ export function readResults(p: Protocol, outDir: string, log: (line: string) => 
 export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOutcome> {
   const t0 = performance.now();
   const leftMin = () => deps.hours * 60 - (performance.now() - t0) / 60_000;
-  const cells = cellsOf(p);
+  const cells = cellsOf(p).filter((c) => !deps.heldOut || deps.heldOut.includes(c.group.heldOut));
   const results = readResults(p, deps.outDir, deps.log);
-  const done = new Set(results.map((r) => r.cell));
+  const ours = new Set(cells.map((c) => c.id));
+  const done = new Set(results.map((r) => r.cell).filter((id) => ours.has(id)));
   for (const cell of cells) {
     if (done.has(cell.id)) continue;
     if (leftMin() <= 0) break;

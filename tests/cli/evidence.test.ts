@@ -69,6 +69,24 @@ describe('frognano evidence', () => {
     assert.equal(report.out, second.out);
   });
 
+  it("--held-out runs one machine's share: only the named groups' cells, counted among themselves", async () => {
+    const dir = tempDir();
+    const file = join(dir, 'two.json');
+    writeFileSync(file, JSON.stringify({ ...TINY, name: 'two', groups: [...TINY.groups, { heldOut: 'lru-cache', train: ['durations'] }] }));
+    const out = join(dir, 'out');
+    const base = ['--data-dir', join(dir, 'data'), 'evidence', 'run', '--protocol', file, '--out', out];
+    const r = await runCli([...base, '--held-out', 'lru-cache', '--hours', '0.0003']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /evidence two: 2 runs \(held out: lru-cache; 4 in the protocol\)/);
+    assert.match(r.err, /cell 1\/2: lru-cache\.frontier\.s1 \(0 done\)/);
+    assert.match(r.err, /with 2 of 2 runs left/);
+    assert.ok(!existsSync(join(out, 'runs', 'md-tokens.frontier.s1')), 'the other group was not started');
+    const bad = await runCli([...base, '--held-out', 'lru-cache,csv-reader']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /csv-reader is not held out in protocol two/);
+    assert.match(bad.err, /md-tokens, lru-cache/);
+  });
+
   it('names what is wrong with a protocol file', async () => {
     const dir = tempDir();
     const file = join(dir, 'bad.json');
