@@ -134,7 +134,7 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
   writeFileSync(join(outDir, 'results.json'), JSON.stringify({ protocol: p, analysis, results }, null, 2));
   writeFileSync(join(outDir, 'report.txt'), `${text}\n`);
   const plots = curvePlots(p, results);
-  const forgetting = forgettingPlot(p, results);
+  const forgetting = forgettingPlot(analysis.forgetting);
   if (forgetting) plots['forgetting.svg'] = forgetting;
   for (const [name, svg] of Object.entries(plots)) writeFileSync(join(outDir, name), svg);
   ctx.out(f.json ? JSON.stringify({ analysis, results: results.length }) : text);

@@ -68,8 +68,30 @@ export interface Analysis {
   h2: { ratio: Interval | null; pairs: number; verdict: Verdict };
   /** The difficulty model's calibration over every run's probes. */
   calibration: Calibration;
+  /** Per arm that tracked forgetting: earlier solved tasks tried again, by steps since each was first solved. */
+  forgetting: ForgettingCurve[];
   cells: number;
   totalMinutes: number;
+}
+
+/** The share still solved against age: [steps since first solved, still solved, tried] per age, all runs of the arm pooled. */
+export interface ForgettingCurve {
+  arm: string;
+  byAge: [number, number, number][];
+}
+
+export function forgettingCurves(p: Protocol, results: readonly CellResult[]): ForgettingCurve[] {
+  return p.arms.flatMap(({ name: arm }) => {
+    const byAge = new Map<number, [number, number]>();
+    for (const r of results.filter((x) => x.arm === arm))
+      for (const f of r.forgetting ?? [])
+        for (const [age, passed] of f.byAge) {
+          const [s, n] = byAge.get(age) ?? [0, 0];
+          byAge.set(age, [s + passed, n + 1]);
+        }
+    const points = [...byAge.entries()].sort((a, b) => a[0] - b[0]).map(([age, [s, n]]): [number, number, number] => [age, s, n]);
+    return points.length ? [{ arm, byAge: points }] : [];
+  });
 }
 
 const key = (r: CellResult) => `${r.heldOutEnv}/${r.seed}`;
@@ -174,6 +196,7 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     h1,
     h2: { ratio, pairs: ratios.reduce((a, s) => a + s.length, 0), verdict: h2Verdict },
     calibration: calibration(results.flatMap((r) => r.calibration ?? [])),
+    forgetting: forgettingCurves(p, results),
     cells: results.length,
     totalMinutes: results.reduce((a, r) => a + r.minutes, 0),
   };

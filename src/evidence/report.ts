@@ -1,9 +1,9 @@
 // The protocol's results as people read them: a table with intervals, the hypotheses' verdicts, the cost, and plots
 // of the held-out solve rate against rollouts per held-out environment (SVG). Printed whichever way they fall.
 import { linePlot, type Series } from '../util/svg-plot.js';
-import { rate, type Interval } from '../util/stats.js';
+import { rate, wilson, type Interval } from '../util/stats.js';
 import { table } from '../util/table.js';
-import { MARGIN, type Analysis } from './analysis.js';
+import { MARGIN, type Analysis, type ForgettingCurve } from './analysis.js';
 import type { CellResult } from './result.js';
 import type { Protocol } from './protocol.js';
 
@@ -62,6 +62,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
         .map((b) => `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}) ${b.tasks} tasks: predicted ${pts(b.predicted)}% observed ${pts(b.observed)}%`)
         .join('; ') || '-'
     }; Brier ${a.calibration.brier?.toFixed(3) ?? '-'} against ${a.calibration.baseline?.toFixed(3) ?? '-'} for the overall rate`,
+    ...forgettingLines(a.forgetting),
     'intervals: 95% percentile bootstrap, seeds resampled within each held-out environment (4000 resamples, seed 1)',
   ];
   return lines.join('\n');
@@ -104,20 +105,8 @@ export function curvePlots(p: Protocol, results: CellResult[]): Record<string, s
 }
 
 /** Share of earlier solved training tasks still solved when tried again, against steps since they were solved, per arm (all runs pooled). */
-export function forgettingPlot(p: Protocol, results: CellResult[]): string | null {
-  const series: Series[] = [];
-  for (const arm of p.arms) {
-    const byAge = new Map<number, [number, number]>();
-    for (const r of results.filter((x) => x.arm === arm.name))
-      for (const f of r.forgetting ?? [])
-        for (const [age, passed] of f.byAge) {
-          const [s, n] = byAge.get(age) ?? [0, 0];
-          byAge.set(age, [s + passed, n + 1]);
-        }
-    if (byAge.size === 0) continue;
-    const points = [...byAge.entries()].sort((a, b) => a[0] - b[0]).map(([age, [s, n]]): [number, number] => [age, s / n]);
-    series.push({ name: arm.name, points });
-  }
+export function forgettingPlot(curves: readonly ForgettingCurve[]): string | null {
+  const series: Series[] = curves.map((c) => ({ name: c.arm, points: c.byAge.map(([age, s, n]): [number, number] => [age, s / n]) }));
   if (series.length === 0) return null;
   return linePlot({
     title: 'Forgetting: training tasks solved earlier, tried again',
@@ -125,5 +114,27 @@ export function forgettingPlot(p: Protocol, results: CellResult[]): string | nul
     yLabel: 'share still solved',
     series,
     yDomain: [0, 1],
+  });
+}
+
+/** Ages in steps since first solved, as the text's forgetting curve groups them (the plot keeps every age). */
+const AGE_BINS: [number, number][] = [
+  [1, 4],
+  [5, 9],
+  [10, 14],
+  [15, Number.POSITIVE_INFINITY],
+];
+
+/** The forgetting curve as numbers: per arm, the share still solved in each age bin, with its count and a Wilson interval. */
+export function forgettingLines(curves: readonly ForgettingCurve[]): string[] {
+  return curves.map((c) => {
+    const bins = AGE_BINS.map(([lo, hi]) => {
+      const inBin = c.byAge.filter(([age]) => age >= lo && age <= hi);
+      const s = inBin.reduce((a, [, x]) => a + x, 0);
+      const n = inBin.reduce((a, [, , x]) => a + x, 0);
+      const [low, high] = wilson(s, n);
+      return `${Number.isFinite(hi) ? `${lo}-${hi}` : `${lo}+`}: ${n ? `${rate(s, n)} [${pts(low)}, ${pts(high)}]` : '-'}`;
+    });
+    return `forgetting, ${c.arm}: still solved by steps since first solved: ${bins.join('; ')}`;
   });
 }

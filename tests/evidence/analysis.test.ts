@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyse, rolloutsToReach } from '../../src/evidence/analysis.js';
 import { cellsOf, isPrimaryArm, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
+import { forgettingLines, renderAnalysis } from '../../src/evidence/report.js';
 import { isCellResult, type CellResult } from '../../src/evidence/result.js';
 import { bootstrapMean, pairedGain } from '../../src/util/stats.js';
 
@@ -52,6 +53,57 @@ describe('evidence analysis', () => {
     assert.ok(Math.abs(staticRow.vsFrontier!.mean + 0.13) < 1e-9);
     assert.equal(staticRow.runs, 10);
     assert.equal(staticRow.nonDegenerate, 0.8);
+  });
+
+  it('forgetting: earlier solved tasks pooled by age per arm, printed as a curve in age bins with counts', () => {
+    const f = (step: number, byAge: [number, 0 | 1][]) => ({
+      step,
+      rollouts: step * 16,
+      tried: byAge.length,
+      solved: byAge.filter(([, x]) => x).length,
+      byAge,
+    });
+    const a1 = {
+      ...cell('md-tokens', 'frontier', 1, 0.2, 0.3),
+      forgetting: [
+        f(10, [
+          [2, 1],
+          [9, 0],
+        ]),
+        f(19, [
+          [2, 1],
+          [11, 1],
+          [18, 0],
+        ]),
+      ],
+    };
+    const a2 = {
+      ...cell('md-tokens', 'frontier', 2, 0.2, 0.3),
+      forgetting: [
+        f(10, [
+          [2, 0],
+          [3, 1],
+        ]),
+      ],
+    };
+    const a = analyse(protocol, [a1, a2, cell('md-tokens', 'static', 1, 0.2, 0.3)]);
+    assert.deepEqual(a.forgetting, [
+      {
+        arm: 'frontier',
+        byAge: [
+          [2, 2, 3],
+          [3, 1, 1],
+          [9, 0, 1],
+          [11, 1, 1],
+          [18, 0, 1],
+        ],
+      },
+    ]);
+    const [line, ...rest] = forgettingLines(a.forgetting);
+    assert.equal(rest.length, 0, 'static tracked no forgetting: no line');
+    assert.match(line!, /^forgetting, frontier: still solved by steps since first solved: 1-4: 75\.0% \(3\/4\) \[\d+\.\d, \d+\.\d\]; 5-9: 0\.0% \(0\/1\) /);
+    assert.match(line!, /10-14: 100\.0% \(1\/1\) .*; 15\+: 0\.0% \(0\/1\)/);
+    assert.match(renderAnalysis(protocol, a, 6), /forgetting, frontier: /);
   });
 
   it('a frontier level with static, tightly measured: H1 refuted (the interval lies below the margin)', () => {
