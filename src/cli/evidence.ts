@@ -6,6 +6,7 @@ import { allEnvironments } from '../env/registry.js';
 import { analyse } from '../evidence/analysis.js';
 import { cellsOf, parseProtocol, PROTOCOLS, type Protocol } from '../evidence/protocol.js';
 import { curvePlots, forgettingPlot, renderAnalysis } from '../evidence/report.js';
+import { MAX_TRIES } from '../evidence/failures.js';
 import { readResults, runChunk } from '../evidence/run.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
@@ -83,6 +84,7 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
   const sub = ctx.positionals[0];
   if (sub !== 'run' && sub !== 'report') throw new UserError(`evidence needs run or report${sub ? `, not "${sub}"` : ''}`);
   const p = protocolFlag(f);
+  let failedCells = 0;
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const outDir = resolve(stringFlag(f, 'out') ?? join(dir, 'evidence', p.name));
   mkdirSync(outDir, { recursive: true });
@@ -127,6 +129,10 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
         ? `stopped after ${outcome.minutes.toFixed(1)} min with ${outcome.left} of ${outcome.total} runs left: rerun the same command to continue`
         : `all ${outcome.total} runs done (this invocation ${outcome.minutes.toFixed(1)} min)`,
     );
+    if (outcome.halted) ctx.err(`stopped early: ${outcome.halted}; last error: ${outcome.failed.at(-1)?.message}`);
+    if (outcome.failed.length) ctx.err(`failed in this invocation: ${outcome.failed.map((x) => x.cell).join(', ')}`);
+    if (outcome.givenUp.length) ctx.err(`given up on (failed ${MAX_TRIES} times; their runs/<cell>/failures.json say why): ${outcome.givenUp.join(', ')}`);
+    failedCells = outcome.failed.length + outcome.givenUp.length;
   }
   const results = readResults(p, outDir, ctx.err);
   const analysis = analyse(p, results);
@@ -139,5 +145,6 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
   for (const [name, svg] of Object.entries(plots)) writeFileSync(join(outDir, name), svg);
   ctx.out(f.json ? JSON.stringify({ analysis, results: results.length }) : text);
   ctx.err(`wrote ${join(outDir, 'report.txt')}, results.json${Object.keys(plots).length ? ` and ${Object.keys(plots).join(', ')}` : ''}`);
-  return 0;
+  // The report covers what finished; a failed cell still makes the invocation fail, so a scheduler notices.
+  return failedCells ? 1 : 0;
 }

@@ -19,6 +19,8 @@ import type { TrainConfig } from '../train/config.js';
 import { solveRate } from '../train/heldout.js';
 import { train, type TrainEvent } from '../train/trainer.js';
 import { deriveSeed } from '../util/rng.js';
+import { errorMessage } from '../util/errors.js';
+import { clearFailures, failuresPath, FAILURES_IN_A_ROW, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
 import { isCellResult, type CellResult } from './result.js';
 
@@ -46,6 +48,12 @@ export interface ChunkOutcome {
   /** Cells left for a later invocation. */
   left: number;
   minutes: number;
+  /** Cells that failed in this invocation, with why. */
+  failed: { cell: string; message: string }[];
+  /** Cells given up on after MAX_TRIES failures (a later invocation skips them until their failures file is removed). */
+  givenUp: string[];
+  /** Why the chunk stopped early, when failures in a row stopped it. */
+  halted?: string;
 }
 
 export const resultPath = (outDir: string, cell: Cell) => join(outDir, 'runs', cell.id, 'result.json');
@@ -75,19 +83,54 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
   const results = readResults(p, deps.outDir, deps.log);
   const ours = new Set(cells.map((c) => c.id));
   const done = new Set(results.map((r) => r.cell).filter((id) => ours.has(id)));
+  const failed: ChunkOutcome['failed'] = [];
+  const givenUp: string[] = [];
+  let inARow = 0;
+  let halted: string | undefined;
   for (const cell of cells) {
     if (done.has(cell.id)) continue;
+    const runDir = join(deps.outDir, 'runs', cell.id);
+    const before = readFailures(runDir);
+    if (before.length >= MAX_TRIES) {
+      givenUp.push(cell.id);
+      deps.log(`skipping ${cell.id}: it failed ${before.length} times (last: ${before.at(-1)!.message}); remove ${failuresPath(runDir)} to try it again`);
+      continue;
+    }
     if (leftMin() <= 0) break;
     deps.log(`cell ${cells.indexOf(cell) + 1}/${cells.length}: ${cell.id} (${done.size} done)`);
-    const result = await runCell(p, cell, deps, leftMin());
+    let result: CellResult | null;
+    try {
+      result = await runCell(p, cell, deps, leftMin());
+    } catch (err) {
+      const message = errorMessage(err);
+      const tries = recordFailure(runDir, message).length;
+      failed.push({ cell: cell.id, message });
+      deps.log(`${cell.id} failed (try ${tries} of ${MAX_TRIES}): ${message}; its run keeps every step it saved, and the next invocation tries it again`);
+      if (tries >= MAX_TRIES) givenUp.push(cell.id);
+      if (++inARow >= FAILURES_IN_A_ROW) {
+        halted = `${inARow} cells failed in a row, which points at something they share (an engine, the runtime, the data directory)`;
+        break;
+      }
+      continue;
+    }
+    inARow = 0;
     if (!result) break; // stopped by the chunk's time: resumes next invocation
     const path = resultPath(deps.outDir, cell);
     writeFileSync(`${path}.tmp`, JSON.stringify(result, null, 2));
     renameSync(`${path}.tmp`, path);
+    clearFailures(runDir);
     results.push(result);
     done.add(cell.id);
   }
-  return { results, total: cells.length, left: cells.length - done.size, minutes: (performance.now() - t0) / 60_000 };
+  return {
+    results,
+    total: cells.length,
+    left: cells.length - done.size,
+    minutes: (performance.now() - t0) / 60_000,
+    failed,
+    givenUp,
+    ...(halted ? { halted } : {}),
+  };
 }
 
 /** One cell: its training run (resumed when it has a state), then the final policy on the hand-written bugs. Null when stopped by time. */

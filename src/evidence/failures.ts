@@ -1,0 +1,44 @@
+// A cell whose run throws (an engine gone, an environment that yields no task) must not halt a protocol of many
+// hours: its failure is kept beside its run (which keeps every step it checkpointed), the chunk goes on to the next
+// cell, and a later invocation tries it again, up to MAX_TRIES. Failures in a row stop the chunk: those are systemic.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isRecord } from '../util/guards.js';
+
+/** Tries of one cell before the protocol gives up on it (until its failures file is removed). */
+export const MAX_TRIES = 3;
+/** Cells failing one after another that stop a chunk: the cause is likely not the cells'. */
+export const FAILURES_IN_A_ROW = 2;
+
+export interface CellFailure {
+  at: string;
+  message: string;
+}
+
+export const failuresPath = (runDir: string) => join(runDir, 'failures.json');
+
+/** The failures kept for a cell's run (none when the file is absent or unreadable). */
+export function readFailures(runDir: string): CellFailure[] {
+  const path = failuresPath(runDir);
+  if (!existsSync(path)) return [];
+  try {
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return Array.isArray(data) ? data.filter((f): f is CellFailure => isRecord(f) && typeof f.message === 'string' && typeof f.at === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function recordFailure(runDir: string, message: string): CellFailure[] {
+  const all = [...readFailures(runDir), { at: new Date().toISOString(), message }];
+  const path = failuresPath(runDir);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, JSON.stringify(all, null, 2));
+  renameSync(`${path}.tmp`, path);
+  return all;
+}
+
+/** A cell that finished after failing before keeps no failures. */
+export function clearFailures(runDir: string): void {
+  rmSync(failuresPath(runDir), { force: true });
+}

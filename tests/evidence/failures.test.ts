@@ -1,0 +1,96 @@
+// A cell whose run throws must not halt a protocol: its failure is kept beside its run, the chunk goes on, a later
+// invocation tries it again, and after MAX_TRIES the protocol skips it. Two failures in a row stop a chunk. The failing
+// learner is scripted (its update and save throw, as a learner whose engine went away would); the other cells train for real.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { failuresPath, MAX_TRIES, readFailures, recordFailure } from '../../src/evidence/failures.js';
+import type { Protocol } from '../../src/evidence/protocol.js';
+import { resultPath, runChunk, type EvidenceDeps } from '../../src/evidence/run.js';
+import { ResultReuse } from '../../src/grading/reuse.js';
+import { EmbeddedLearner } from '../../src/policy/learner.js';
+import type { Learner } from '../../src/rl/contract.js';
+import { selectRuntime } from '../../src/runtime/select.js';
+import type { TrainConfig } from '../../src/train/config.js';
+import { tinyTrainEnvs } from '../helpers/train-env.js';
+import { tempDir } from '../helpers/workspace.js';
+
+const protocol: Protocol = {
+  name: 'failing',
+  groups: [{ heldOut: 'tiny-text', train: ['tiny-stats'] }],
+  seeds: [1, 2],
+  arms: (['frontier', 'static', 'uniform'] as const).map((c) => ({ name: c, curriculum: c, ablate: [] })),
+  budget: 12,
+  evalTasks: 1,
+  evalAttempts: 1,
+  evalEvery: 100,
+  forgetting: 0,
+  handwrittenAttempts: 0,
+};
+
+/** Scripted: the embedded learner, except that every update and every save throws. */
+function failing(cfg: TrainConfig): Learner<unknown> {
+  const inner = new EmbeddedLearner(cfg);
+  return {
+    kind: inner.kind,
+    maxStaleness: inner.maxStaleness,
+    policy: () => inner.policy(),
+    update: () => Promise.reject(new Error('scripted: the engine went away')),
+    // A step whose groups all carry no signal may not update; every step saves.
+    save: () => {
+      throw new Error('scripted: the engine went away');
+    },
+    restore: (s) => inner.restore(s),
+  };
+}
+
+describe('evidence: a failing cell', () => {
+  it('is recorded and passed over; two in a row stop the chunk; a later success clears it; MAX_TRIES gives up', { timeout: 600_000 }, async () => {
+    const out = tempDir('fn-evidence-fail-');
+    const lines: string[] = [];
+    let staticTries = 0;
+    const deps = (p: Protocol): [Protocol, EvidenceDeps] => [
+      p,
+      {
+        envs: tinyTrainEnvs(),
+        runtime: selectRuntime({ warn: () => {} }),
+        outDir: out,
+        handwritten: [],
+        reuse: new ResultReuse(),
+        hours: 1,
+        learner: {
+          config: { learner: 'embedded' },
+          // static fails on its first try only; uniform always.
+          make: (cfg, cell) => (cell.arm.name === 'uniform' || (cell.arm.name === 'static' && staticTries++ === 0) ? failing(cfg) : new EmbeddedLearner(cfg)),
+        },
+        log: (l) => lines.push(l),
+      },
+    ];
+    const first = await runChunk(...deps(protocol));
+    assert.deepEqual(
+      first.failed.map((f) => f.cell),
+      ['tiny-text.static.s1', 'tiny-text.uniform.s1'],
+    );
+    assert.match(first.failed[0]!.message, /scripted: the engine went away/);
+    assert.match(first.halted ?? '', /2 cells failed in a row/);
+    // Seed 2 was never started: the chunk stopped at the second failure.
+    assert.equal(first.left, 5);
+    assert.ok(!existsSync(join(out, 'runs', 'tiny-text.frontier.s2')));
+    assert.equal(first.results.length, 1);
+    assert.equal(readFailures(join(out, 'runs', 'tiny-text.static.s1')).length, 1);
+    assert.ok(lines.some((l) => /tiny-text\.static\.s1 failed \(try 1 of 3\): scripted/.test(l)));
+
+    // uniform has failed MAX_TRIES times by now (two more written as earlier invocations would have).
+    const uniformDir = join(out, 'runs', 'tiny-text.uniform.s1');
+    for (let i = 1; i < MAX_TRIES; i++) recordFailure(uniformDir, 'scripted: the engine went away');
+    const second = await runChunk(...deps({ ...protocol, seeds: [1] }));
+    assert.deepEqual(second.failed, []);
+    assert.deepEqual(second.givenUp, ['tiny-text.uniform.s1']);
+    assert.ok(existsSync(resultPath(out, { id: 'tiny-text.static.s1' } as never)), 'static finished on its second try');
+    assert.ok(!existsSync(failuresPath(join(out, 'runs', 'tiny-text.static.s1'))), 'a finished cell keeps no failures');
+    assert.equal(second.results.length, 2);
+    assert.equal(second.left, 1);
+    assert.ok(lines.some((l) => l.startsWith(`skipping tiny-text.uniform.s1: it failed ${MAX_TRIES} times`) && l.includes(failuresPath(uniformDir))));
+  });
+});
