@@ -25,7 +25,9 @@ whether the frontier curriculum teaches more than a fixed task set, leaving
 one environment out at a time, over several seeds, with the frontier's parts
 removed one at a time. Every run is resumable; "run" works until --hours is
 spent (the running training run stops after its step) and the next "run"
-picks up where it stopped. Finished runs leave runs/<cell>/result.json.
+picks up where it stopped. Finished runs leave runs/<cell>/result.json. A run
+that fails is kept in runs/<cell>/failures.json and passed over; the next
+"run" tries it again (3 tries at most), and the invocation exits 1.
 
   run                  run cells until the protocol is done or --hours is spent, then report
   report               print the table, the verdicts and the plots from the results so far
