@@ -3,7 +3,7 @@
 // seed); rollouts each arm needed to reach the static curriculum's final rate; and a verdict on each hypothesis.
 import { bootstrapMean, type Interval } from '../util/stats.js';
 import { finalRate, handwrittenRate, type CellResult } from './result.js';
-import type { Protocol } from './protocol.js';
+import { cellsOf, type Protocol } from './protocol.js';
 
 /** The smallest gain in final held-out solve rate (absolute) the claim needs: an interval wholly below it refutes it. */
 export const MARGIN = 0.03;
@@ -72,6 +72,8 @@ export interface Analysis {
   forgetting: ForgettingCurve[];
   cells: number;
   totalMinutes: number;
+  /** Per held-out environment with cells still to run: how many, and the mean minutes its finished runs took (null: none yet). */
+  left: { heldOut: string; cells: number; minutesPerRun: number | null }[];
 }
 
 /** The share still solved against age: [steps since first solved, still solved, tried] per age, all runs of the arm pooled. */
@@ -199,5 +201,16 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     forgetting: forgettingCurves(p, results),
     cells: results.length,
     totalMinutes: results.reduce((a, r) => a + r.minutes, 0),
+    left: cellsLeft(p, results),
   };
+}
+
+/** The protocol's unfinished cells per held-out environment, with the pace its finished runs set (a Python run costs several JavaScript ones). */
+function cellsLeft(p: Protocol, results: readonly CellResult[]): Analysis['left'] {
+  const finished = new Set(results.map((r) => r.cell));
+  return p.groups.flatMap(({ heldOut }) => {
+    const cells = cellsOf(p).filter((c) => c.group.heldOut === heldOut && !finished.has(c.id)).length;
+    const runs = results.filter((r) => r.heldOutEnv === heldOut);
+    return cells ? [{ heldOut, cells, minutesPerRun: runs.length ? runs.reduce((a, r) => a + r.minutes, 0) / runs.length : null }] : [];
+  });
 }

@@ -31,6 +31,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
   ]);
   const lines = [
     `protocol ${p.name}: ${a.cells}/${total} runs finished, ${(a.totalMinutes / 60).toFixed(2)} h of runs so far`,
+    ...leftLine(a.left),
     `held-out: ${p.groups.map((g) => g.heldOut).join(', ')}; seeds ${p.seeds.join(',')}; ${p.budget} rollouts per run; ${p.evalTasks} held-out tasks x ${p.evalAttempts} attempts per evaluation`,
     '',
     table(
@@ -66,6 +67,20 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
     'intervals: 95% percentile bootstrap, seeds resampled within each held-out environment (4000 resamples, seed 1)',
   ];
   return lines.join('\n');
+}
+
+/** What is left, at the pace each held-out environment's finished runs set (none where it has no finished run yet). */
+function leftLine(left: Analysis['left']): string[] {
+  if (!left.length) return [];
+  const known = left.filter((l) => l.minutesPerRun !== null);
+  const hours = known.reduce((a, l) => a + (l.cells * l.minutesPerRun!) / 60, 0);
+  const parts = left.map((l) =>
+    l.minutesPerRun === null ? `${l.heldOut} ${l.cells} (no run finished yet)` : `${l.heldOut} ${l.cells} at ${l.minutesPerRun.toFixed(1)} min a run`,
+  );
+  const unknown = left.length - known.length;
+  return [
+    `left: ${parts.join(', ')}: about ${hours.toFixed(1)} h at this machine's pace so far${unknown ? `, plus ${unknown === 1 ? 'one group' : `${unknown} groups`} not yet timed` : ''}`,
+  ];
 }
 
 /** One SVG per held-out environment: each run faint, each arm's mean over seeds bold, against rollouts. */

@@ -106,6 +106,21 @@ describe('evidence analysis', () => {
     assert.match(renderAnalysis(protocol, a, 6), /forgetting, frontier: /);
   });
 
+  it('what is left: unfinished cells per held-out environment at the pace of its finished runs', () => {
+    const two: Protocol = { ...protocol, groups: [...protocol.groups, { heldOut: 'lru-cache', train: ['durations'] }] };
+    const done = [cell('md-tokens', 'frontier', 1, 0.2, 0.3), { ...cell('md-tokens', 'static', 1, 0.2, 0.3), minutes: 20 }];
+    const a = analyse(two, done);
+    assert.deepEqual(a.left, [
+      { heldOut: 'md-tokens', cells: 13, minutesPerRun: 15 },
+      { heldOut: 'lru-cache', cells: 15, minutesPerRun: null },
+    ]);
+    assert.match(
+      renderAnalysis(two, a, 30),
+      /left: md-tokens 13 at 15\.0 min a run, lru-cache 15 \(no run finished yet\): about 3\.3 h at this machine's pace so far, plus one group not yet timed/,
+    );
+    assert.deepEqual(analyse(protocol, []).left, [{ heldOut: 'md-tokens', cells: 15, minutesPerRun: null }]);
+  });
+
   it('a frontier level with static, tightly measured: H1 refuted (the interval lies below the margin)', () => {
     const results = ['md-tokens', 'lru-cache'].flatMap((env) =>
       protocol.seeds.flatMap((s) => [cell(env, 'frontier', s, 0.2, 0.3 + (s % 2) / 100), cell(env, 'static', s, 0.2, 0.3)]),
