@@ -19,6 +19,7 @@ import type { TrainConfig } from '../train/config.js';
 import { solveRate } from '../train/heldout.js';
 import { train, type TrainEvent } from '../train/trainer.js';
 import { deriveSeed } from '../util/rng.js';
+import { rate } from '../util/stats.js';
 import { errorMessage } from '../util/errors.js';
 import { clearFailures, failuresPath, FAILURES_IN_A_ROW, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
@@ -55,6 +56,9 @@ export interface ChunkOutcome {
   /** Why the chunk stopped early, when failures in a row stopped it. */
   halted?: string;
 }
+
+/** The wall-clock time, for log lines of a job that runs for hours. */
+const clock = () => new Date().toISOString().slice(11, 19);
 
 export const resultPath = (outDir: string, cell: Cell) => join(outDir, 'runs', cell.id, 'result.json');
 
@@ -97,7 +101,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
       continue;
     }
     if (leftMin() <= 0) break;
-    deps.log(`cell ${cells.indexOf(cell) + 1}/${cells.length}: ${cell.id} (${done.size} done)`);
+    deps.log(`cell ${cells.indexOf(cell) + 1}/${cells.length}: ${cell.id} (${done.size} done; ${clock()})`);
     let result: CellResult | null;
     try {
       result = await runCell(p, cell, deps, leftMin());
@@ -119,6 +123,9 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     writeFileSync(`${path}.tmp`, JSON.stringify(result, null, 2));
     renameSync(`${path}.tmp`, path);
     clearFailures(runDir);
+    deps.log(
+      `${cell.id} done: held-out ${rate(result.final.solved, result.final.attempts)}, hand-written ${rate(result.handwritten.solved, result.handwritten.attempts)}, ${result.minutes.toFixed(1)} min`,
+    );
     results.push(result);
     done.add(cell.id);
   }

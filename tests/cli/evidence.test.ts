@@ -42,6 +42,7 @@ describe('frognano evidence', () => {
     assert.equal(second.code, 0, second.err);
     assert.match(second.err, /all 2 runs done/);
     assert.match(second.err, /cell 1\/2: md-tokens\.frontier\.s1/);
+    assert.match(second.err, /md-tokens\.frontier\.s1 done: held-out \d+\.\d% \(\d+\/\d+\), hand-written .*, \d+\.\d min/);
     const result: unknown = JSON.parse(readFileSync(join(cellDir, 'result.json'), 'utf8'));
     const r = result as { rollouts: number; heldOut: unknown[]; handwritten: { attempts: number }; forgetting?: unknown[] };
     assert.ok(r.rollouts >= TINY.budget - 1 && r.rollouts <= TINY.budget, String(r.rollouts));
@@ -78,7 +79,7 @@ describe('frognano evidence', () => {
     const r = await runCli([...base, '--held-out', 'lru-cache', '--hours', '0.0003']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.err, /evidence two: 2 runs \(held out: lru-cache; 4 in the protocol\)/);
-    assert.match(r.err, /cell 1\/2: lru-cache\.frontier\.s1 \(0 done\)/);
+    assert.match(r.err, /cell 1\/2: lru-cache\.frontier\.s1 \(0 done; \d\d:\d\d:\d\d\)/);
     assert.match(r.err, /with 2 of 2 runs left/);
     assert.ok(!existsSync(join(out, 'runs', 'md-tokens.frontier.s1')), 'the other group was not started');
     const bad = await runCli([...base, '--held-out', 'lru-cache,csv-reader']);
