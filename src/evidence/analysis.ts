@@ -5,17 +5,31 @@ import { bootstrapMean, type Interval } from '../util/stats.js';
 import { finalRate, handwrittenRate, type CellResult } from './result.js';
 import { cellsOf, type Protocol } from './protocol.js';
 
+/**
+ * Seeds an environment needs before its spread counts: a bootstrap over one or two seeds has (almost) nothing to
+ * resample, so its interval collapses onto the mean. With fewer, the estimate is marked thin and earns no verdict.
+ */
+export const MIN_SEEDS = 3;
+
+/** A bootstrap interval, marked thin when some environment has fewer than MIN_SEEDS values (its width then means nothing). */
+export type Estimate = Interval & { thin?: true };
+
+function estimate(values: number[][]): Estimate | null {
+  const i = bootstrapMean(values);
+  return i && values.some((v) => v.length > 0 && v.length < MIN_SEEDS) ? { ...i, thin: true } : i;
+}
+
 /** The smallest gain in final held-out solve rate (absolute) the claim needs: an interval wholly below it refutes it. */
 export const MARGIN = 0.03;
 
 export interface ArmRow {
   arm: string;
   runs: number;
-  final: Interval | null;
+  final: Estimate | null;
   /** Arm minus frontier, paired by (held-out environment, seed). */
-  vsFrontier: Interval | null;
-  handwritten: Interval | null;
-  handwrittenVsFrontier: Interval | null;
+  vsFrontier: Estimate | null;
+  handwritten: Estimate | null;
+  handwrittenVsFrontier: Estimate | null;
   /** Runs that reached their pair's static final rate, and the median rollouts they took. */
   reached: number;
   medianRollouts: number | null;
@@ -63,9 +77,9 @@ export type Verdict = 'supported' | 'refuted' | 'not shown';
 export interface Analysis {
   rows: ArmRow[];
   /** Frontier minus static and minus uniform in final held-out solve rate, and the verdicts. */
-  h1: { vs: string; gain: Interval | null; verdict: Verdict }[];
+  h1: { vs: string; gain: Estimate | null; verdict: Verdict }[];
   /** Frontier over static rollouts to reach static's final rate (paired; below 1: fewer). */
-  h2: { ratio: Interval | null; pairs: number; verdict: Verdict };
+  h2: { ratio: Estimate | null; pairs: number; verdict: Verdict };
   /** The difficulty model's calibration over every run's probes. */
   calibration: Calibration;
   /** Per arm that tracked forgetting: earlier solved tasks tried again, by steps since each was first solved. */
@@ -116,8 +130,8 @@ export function rolloutsToReach(r: CellResult, goal: number): number | null {
 }
 
 /** Refuted first: an interval wholly below the margin leaves no gain the claim needs, even one surely above zero. */
-function verdict(gain: Interval | null): Verdict {
-  if (!gain) return 'not shown';
+function verdict(gain: Estimate | null): Verdict {
+  if (!gain || gain.thin) return 'not shown';
   if (gain.high < MARGIN) return 'refuted';
   if (gain.low > 0) return 'supported';
   return 'not shown';
@@ -150,10 +164,10 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
       return {
         arm,
         runs: runs.length,
-        final: bootstrapMean(strata(runs, finalRate)),
-        vsFrontier: bootstrapMean(strata(runs, diff(finalRate))),
-        handwritten: bootstrapMean(strata(scoredHw, handwrittenRate)),
-        handwrittenVsFrontier: bootstrapMean(strata(scoredHw, diff(handwrittenRate))),
+        final: estimate(strata(runs, finalRate)),
+        vsFrontier: estimate(strata(runs, diff(finalRate))),
+        handwritten: estimate(strata(scoredHw, handwrittenRate)),
+        handwrittenVsFrontier: estimate(strata(scoredHw, diff(handwrittenRate))),
         reached: got.length,
         medianRollouts: got.length ? got[Math.floor((got.length - 1) / 2)]! : null,
         probeRollouts: runs.reduce((a, r) => a + (r.probeRollouts ?? 0), 0) / runs.length,
@@ -172,7 +186,7 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     });
   const frontierRuns = results.filter((r) => r.arm === 'frontier');
   const h1 = ['static', 'uniform'].map((vs) => {
-    const gain = bootstrapMean(
+    const gain = estimate(
       strata(frontierRuns, (r) => {
         const other = pairOf.get(key(r))?.get(vs);
         return other ? finalRate(r) - finalRate(other) : null;
@@ -191,8 +205,8 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     // Never reached within the budget: counted as the whole budget, the best case it could still have had.
     return theirs ? (mine ?? p.budget) / theirs : null;
   });
-  const ratio = bootstrapMean(ratios);
-  const h2Verdict: Verdict = !ratio ? 'not shown' : ratio.high < 1 ? 'supported' : ratio.low >= 1 ? 'refuted' : 'not shown';
+  const ratio = estimate(ratios);
+  const h2Verdict: Verdict = !ratio || ratio.thin ? 'not shown' : ratio.high < 1 ? 'supported' : ratio.low >= 1 ? 'refuted' : 'not shown';
   return {
     rows,
     h1,

@@ -1,17 +1,18 @@
 // The protocol's results as people read them: a table with intervals, the hypotheses' verdicts, the cost, and plots
 // of the held-out solve rate against rollouts per held-out environment (SVG). Printed whichever way they fall.
 import { linePlot, type Series } from '../util/svg-plot.js';
-import { rate, wilson, type Interval } from '../util/stats.js';
+import { rate, wilson } from '../util/stats.js';
 import { table } from '../util/table.js';
-import { MARGIN, type Analysis, type ForgettingCurve } from './analysis.js';
+import { MARGIN, MIN_SEEDS, type Analysis, type Estimate, type ForgettingCurve } from './analysis.js';
 import type { CellResult } from './result.js';
 import type { Protocol } from './protocol.js';
 
 const pts = (x: number) => (100 * x).toFixed(1);
 /** `35.0% [30.1, 39.8]`. */
-export function interval(i: Interval | null, signed = false): string {
+export function interval(i: Estimate | null, signed = false): string {
   if (!i) return '-';
   const sign = (x: number) => (signed && x > 0 ? '+' : '');
+  if (i.thin) return `${sign(i.mean)}${pts(i.mean)}${signed ? ' pts' : '%'} [under ${MIN_SEEDS} seeds]`;
   return `${sign(i.mean)}${pts(i.mean)}${signed ? ' pts' : '%'} [${sign(i.low)}${pts(i.low)}, ${sign(i.high)}${pts(i.high)}]`;
 }
 
@@ -53,10 +54,12 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
     '',
     ...a.h1.map(
       (h) =>
-        `H1 frontier vs ${h.vs}, final held-out solve rate, frontier minus ${h.vs}: ${interval(h.gain, true)} -> ${h.verdict} (refuted when the interval lies below +${pts(MARGIN)} pts)`,
+        `H1 frontier vs ${h.vs}, final held-out solve rate, frontier minus ${h.vs}: ${interval(h.gain, true)} -> ${h.verdict} (${h.gain?.thin ? `no verdict before ${MIN_SEEDS} seeds in every held-out environment` : `refuted when the interval lies below +${pts(MARGIN)} pts`})`,
     ),
     `H2 rollouts the frontier needs to reach static's final rate, over static's own (paired, ${a.h2.pairs} pairs where static gained): ${
-      a.h2.ratio ? `${a.h2.ratio.mean.toFixed(2)} [${a.h2.ratio.low.toFixed(2)}, ${a.h2.ratio.high.toFixed(2)}]` : '-'
+      a.h2.ratio
+        ? `${a.h2.ratio.mean.toFixed(2)} ${a.h2.ratio.thin ? `[under ${MIN_SEEDS} seeds]` : `[${a.h2.ratio.low.toFixed(2)}, ${a.h2.ratio.high.toFixed(2)}]`}`
+        : '-'
     } -> ${a.h2.verdict}${a.h2.pairs === 0 ? ' (needs evaluations between the start and the end, and static above the untrained policy)' : ''}`,
     `difficulty model, predicted before each probe against observed (${a.calibration.bins.reduce((s, b) => s + b.tasks, 0)} probed tasks): ${
       a.calibration.bins

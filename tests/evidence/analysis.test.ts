@@ -106,6 +106,24 @@ describe('evidence analysis', () => {
     assert.match(renderAnalysis(protocol, a, 6), /forgetting, frontier: /);
   });
 
+  it('under 3 seeds in a held-out environment: the estimate is thin, printed without an interval, and earns no verdict', () => {
+    // Two seeds in md-tokens, both far ahead of static: a collapsed bootstrap would call it supported.
+    const results = [1, 2].flatMap((s) => [cell('md-tokens', 'frontier', s, 0.1, 0.5), cell('md-tokens', 'static', s, 0.1, 0.2)]);
+    const a = analyse(protocol, results);
+    const h1 = a.h1.find((h) => h.vs === 'static')!;
+    assert.equal(h1.gain?.thin, true);
+    assert.ok(Math.abs(h1.gain!.mean - 0.3) < 1e-9);
+    assert.equal(h1.verdict, 'not shown');
+    assert.equal(a.h2.verdict, 'not shown');
+    const text = renderAnalysis(protocol, a, 15);
+    assert.match(text, /frontier minus static: \+30\.0 pts \[under 3 seeds\] -> not shown \(no verdict before 3 seeds in every held-out environment\)/);
+    assert.match(text, /static +2 +20\.0% \[under 3 seeds\]/);
+    // A third seed: an interval and a verdict.
+    const three = analyse(protocol, [...results, cell('md-tokens', 'frontier', 3, 0.1, 0.5), cell('md-tokens', 'static', 3, 0.1, 0.2)]);
+    assert.equal(three.h1.find((h) => h.vs === 'static')!.verdict, 'supported');
+    assert.equal(three.rows[0]!.final?.thin, undefined);
+  });
+
   it('what is left: unfinished cells per held-out environment at the pace of its finished runs', () => {
     const two: Protocol = { ...protocol, groups: [...protocol.groups, { heldOut: 'lru-cache', train: ['durations'] }] };
     const done = [cell('md-tokens', 'frontier', 1, 0.2, 0.3), { ...cell('md-tokens', 'static', 1, 0.2, 0.3), minutes: 20 }];
