@@ -48,7 +48,7 @@ export interface Cell {
 const CURRICULUM_ARMS: Arm[] = (['frontier', 'static', 'uniform'] as const).map((c) => ({ name: c, curriculum: c, ablate: [] }));
 /** The frontier with one part removed, each in turn. */
 const JS_HELD_OUT = ['md-tokens', 'lru-cache'];
-/** The frontier with one part removed, each in turn (on the JavaScript groups: a Python cell costs about four JavaScript ones). */
+/** The frontier with one part removed, each in turn (on the JavaScript groups, chosen when a Python cell was thought to cost about four JavaScript ones). */
 export const ABLATION_ARMS: Arm[] = ABLATIONS.map((a) => ({ name: `frontier-no-${a}`, curriculum: 'frontier', ablate: [a], only: JS_HELD_OUT }));
 /** The frontier with probes skipped by the difficulty model, and by the GRESO-style baseline. */
 export const GATE_ARMS: Arm[] = (['model', 'greso'] as const).map((g) => ({
