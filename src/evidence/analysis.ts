@@ -219,7 +219,7 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
   };
 }
 
-/** The protocol's unfinished cells per held-out environment, with the pace its finished runs set (a Python run costs several JavaScript ones). */
+/** The protocol's unfinished cells per held-out environment, with the pace its finished runs set (environments differ: a Python run costs more). */
 function cellsLeft(p: Protocol, results: readonly CellResult[]): Analysis['left'] {
   const finished = new Set(results.map((r) => r.cell));
   return p.groups.flatMap(({ heldOut }) => {
