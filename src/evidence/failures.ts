@@ -1,9 +1,10 @@
 // A cell whose run throws (an engine gone, an environment that yields no task) must not halt a protocol of many
 // hours: its failure is kept beside its run (which keeps every step it checkpointed), the chunk goes on to the next
 // cell, and a later invocation tries it again, up to MAX_TRIES. Failures in a row stop the chunk: those are systemic.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../util/guards.js';
+import { writeJsonAtomic } from '../util/atomic-json.js';
 
 /** Tries of one cell before the protocol gives up on it (until its failures file is removed). */
 export const MAX_TRIES = 3;
@@ -33,8 +34,7 @@ export function recordFailure(runDir: string, message: string): CellFailure[] {
   const all = [...readFailures(runDir), { at: new Date().toISOString(), message }];
   const path = failuresPath(runDir);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.tmp`, JSON.stringify(all, null, 2));
-  renameSync(`${path}.tmp`, path);
+  writeJsonAtomic(path, all, 2);
   return all;
 }
 

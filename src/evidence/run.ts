@@ -1,7 +1,7 @@
 // Running a protocol in chunks: each cell is a training run in its own directory (resumable step by step), then its
 // hand-written score; a finished cell leaves result.json and is never run again. A chunk stops at its time limit
 // (the running cell checkpoints and stops after its step) and the next invocation picks up where it stopped.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import { isSuccess } from '../curriculum/probe.js';
@@ -24,6 +24,7 @@ import { errorMessage } from '../util/errors.js';
 import { clearFailures, failuresPath, FAILURES_IN_A_ROW, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
 import { isCellResult, type CellResult } from './result.js';
+import { writeJsonAtomic } from '../util/atomic-json.js';
 
 export interface EvidenceDeps {
   envs: Map<string, LoadedEnv>;
@@ -119,9 +120,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     }
     inARow = 0;
     if (!result) break; // stopped by the chunk's time: resumes next invocation
-    const path = resultPath(deps.outDir, cell);
-    writeFileSync(`${path}.tmp`, JSON.stringify(result, null, 2));
-    renameSync(`${path}.tmp`, path);
+    writeJsonAtomic(resultPath(deps.outDir, cell), result, 2);
     clearFailures(runDir);
     deps.log(
       `${cell.id} done: held-out ${rate(result.final.solved, result.final.attempts)}, hand-written ${rate(result.handwritten.solved, result.handwritten.attempts)}, ${result.minutes.toFixed(1)} min`,

@@ -1,8 +1,9 @@
 // The embedded policy's parameters: a log-linear model over candidate repairs, π(a) ∝ exp(w·φ(a) / T), with exact
 // log-probabilities, the score-function gradient (φ(a) − E_π[φ]) / T, Adam-style updates and small JSON checkpoints.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isRecord } from '../util/guards.js';
 import { FEATURE_DIM, FEATURE_VERSION, priorWeights, type Sparse } from './features.js';
+import { writeJsonAtomic } from '../util/atomic-json.js';
 
 /** One choice the policy made: every candidate's features and the one taken. */
 export interface Decision {
@@ -127,8 +128,7 @@ export class LinearPolicy {
 
   /** Written to a temporary file and renamed, so a crash never leaves half a checkpoint. */
   save(path: string): void {
-    writeFileSync(`${path}.tmp`, JSON.stringify(this.toJSON()));
-    renameSync(`${path}.tmp`, path);
+    writeJsonAtomic(path, this.toJSON());
   }
 
   static load(path: string): LinearPolicy {

@@ -2,7 +2,7 @@
 // run needs (the learner's state, pool, controller, which tasks are used,
 // held-out results), written to a temporary file and renamed after each
 // finished step, so a kill at any moment loses at most the step in flight.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ControllerJSON } from '../curriculum/controller.js';
 import type { PoolJSON } from '../curriculum/pool.js';
@@ -11,6 +11,7 @@ import { isRecord, isStringArray } from '../util/guards.js';
 import type { TrainConfig } from './config.js';
 import type { ForgettingPoint } from './forgetting.js';
 import type { PredictorJSON } from '../curriculum/difficulty.js';
+import { writeJsonAtomic } from '../util/atomic-json.js';
 
 export const STATE_SCHEMA = 'frognano.train-state/v2';
 /** v1 held the embedded policy's checkpoint itself; v2 holds any learner's state (read with a migration). */
@@ -72,8 +73,7 @@ export function statePath(runDir: string): string {
 export function saveState(runDir: string, state: RunState): void {
   mkdirSync(runDir, { recursive: true });
   const path = statePath(runDir);
-  writeFileSync(`${path}.tmp`, JSON.stringify(state));
-  renameSync(`${path}.tmp`, path);
+  writeJsonAtomic(path, state);
 }
 
 /** The saved state of the run in `runDir`, null when there is none; a UserError naming --fresh when this version cannot read it. */
