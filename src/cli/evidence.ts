@@ -24,8 +24,9 @@ The evidence protocol (docs/evidence/protocol.md): training runs that test
 whether the frontier curriculum teaches more than a fixed task set, leaving
 one environment out at a time, over several seeds, with the frontier's parts
 removed one at a time. Every run is resumable; "run" works until --hours is
-spent (the running training run stops after its step) and the next "run"
-picks up where it stopped. Finished runs leave runs/<cell>/result.json. A run
+spent (the running training run stops after its step; a new one does not
+start if like runs took longer to their first step than the time left) and
+the next "run" picks up where it stopped. Finished runs leave runs/<cell>/result.json. A run
 that fails is kept in runs/<cell>/failures.json and passed over; the next
 "run" tries it again (3 tries at most), and the invocation exits 1.
 
