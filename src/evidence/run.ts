@@ -20,7 +20,7 @@ import { solveRate } from '../train/heldout.js';
 import { train, type TrainEvent } from '../train/trainer.js';
 import { deriveSeed } from '../util/rng.js';
 import { rate } from '../util/stats.js';
-import { errorMessage } from '../util/errors.js';
+import { errorMessage, UserError } from '../util/errors.js';
 import { clearFailures, failuresPath, FAILURES_IN_A_ROW, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
 import { isCellResult, type CellResult } from './result.js';
@@ -123,7 +123,8 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     try {
       result = await runCell(p, cell, deps, leftMin());
     } catch (err) {
-      const message = errorMessage(err);
+      // A user's error (a wrong engine address) keeps its hint: the log line is all the user sees of it.
+      const message = err instanceof UserError && err.hint ? `${errorMessage(err)} (${err.hint})` : errorMessage(err);
       const tries = recordFailure(runDir, message).length;
       failed.push({ cell: cell.id, message });
       deps.log(`${cell.id} failed (try ${tries} of ${MAX_TRIES}): ${message}; its run keeps every step it saved, and the next invocation tries it again`);

@@ -13,6 +13,7 @@ import { EmbeddedLearner } from '../../src/policy/learner.js';
 import type { Learner } from '../../src/rl/contract.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import type { TrainConfig } from '../../src/train/config.js';
+import { UserError } from '../../src/util/errors.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
 import { tempDir } from '../helpers/workspace.js';
 
@@ -29,6 +30,9 @@ const protocol: Protocol = {
   handwrittenAttempts: 0,
 };
 
+/** What a learner whose engine went away throws: a user's error, with a hint. */
+const gone = () => new UserError('scripted: the engine went away', 'is the engine at --tinker-url up?');
+
 /** Scripted: the embedded learner, except that every update and every save throws. */
 function failing(cfg: TrainConfig): Learner<unknown> {
   const inner = new EmbeddedLearner(cfg);
@@ -36,10 +40,10 @@ function failing(cfg: TrainConfig): Learner<unknown> {
     kind: inner.kind,
     maxStaleness: inner.maxStaleness,
     policy: () => inner.policy(),
-    update: () => Promise.reject(new Error('scripted: the engine went away')),
+    update: () => Promise.reject(gone()),
     // A step whose groups all carry no signal may not update; every step saves.
     save: () => {
-      throw new Error('scripted: the engine went away');
+      throw gone();
     },
     restore: (s) => inner.restore(s),
   };
@@ -72,7 +76,7 @@ describe('evidence: a failing cell', () => {
       first.failed.map((f) => f.cell),
       ['tiny-text.static.s1', 'tiny-text.uniform.s1'],
     );
-    assert.match(first.failed[0]!.message, /scripted: the engine went away/);
+    assert.match(first.failed[0]!.message, /scripted: the engine went away \(is the engine at --tinker-url up\?\)/);
     assert.match(first.halted ?? '', /2 cells failed in a row/);
     // Seed 2 was never started: the chunk stopped at the second failure.
     assert.equal(first.left, 5);
