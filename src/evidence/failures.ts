@@ -1,6 +1,7 @@
 // A cell whose run throws (an engine gone, an environment that yields no task) must not halt a protocol of many
 // hours: its failure is kept beside its run (which keeps every step it checkpointed), the chunk goes on to the next
-// cell, and a later invocation tries it again, up to MAX_TRIES. Failures in a row stop the chunk: those are systemic.
+// cell, and a later invocation tries it again, up to MAX_TRIES. Failures in a row stop the chunk: those are systemic,
+// and do not count as the cells' tries.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isRecord } from '../util/guards.js';
@@ -14,7 +15,12 @@ export const FAILURES_IN_A_ROW = 2;
 export interface CellFailure {
   at: string;
   message: string;
+  /** One of the failures in a row that stopped a chunk: laid to a cause the cells share, not counted as the cell's try. */
+  shared?: boolean;
 }
+
+/** A cell's tries that count toward MAX_TRIES: an outage that stops chunk after chunk gives no cell up. */
+export const countedTries = (failures: readonly CellFailure[]): number => failures.filter((f) => !f.shared).length;
 
 export const failuresPath = (runDir: string) => join(runDir, 'failures.json');
 
@@ -36,6 +42,16 @@ export function recordFailure(runDir: string, message: string): CellFailure[] {
   mkdirSync(dirname(path), { recursive: true });
   writeJsonAtomic(path, all, 2);
   return all;
+}
+
+/** Marks a cell's last failure as shared (see CellFailure); returns its tries that still count. */
+export function markShared(runDir: string): number {
+  const all = readFailures(runDir);
+  if (all.length > 0) {
+    all[all.length - 1] = { ...all.at(-1)!, shared: true };
+    writeJsonAtomic(failuresPath(runDir), all, 2);
+  }
+  return countedTries(all);
 }
 
 /** A cell that finished after failing before keeps no failures. */

@@ -21,7 +21,7 @@ import { train, type TrainEvent } from '../train/trainer.js';
 import { deriveSeed } from '../util/rng.js';
 import { rate } from '../util/stats.js';
 import { errorMessage, UserError } from '../util/errors.js';
-import { clearFailures, failuresPath, FAILURES_IN_A_ROW, MAX_TRIES, readFailures, recordFailure } from './failures.js';
+import { clearFailures, countedTries, failuresPath, FAILURES_IN_A_ROW, markShared, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
 import { isCellResult, type CellResult } from './result.js';
 import { firstStepEstimate } from './pace.js';
@@ -91,15 +91,17 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
   const done = new Set(results.map((r) => r.cell).filter((id) => ours.has(id)));
   const failed: ChunkOutcome['failed'] = [];
   const givenUp: string[] = [];
-  let inARow = 0;
+  const inARow: string[] = [];
   let halted: string | undefined;
   for (const cell of cells) {
     if (done.has(cell.id)) continue;
     const runDir = join(deps.outDir, 'runs', cell.id);
     const before = readFailures(runDir);
-    if (before.length >= MAX_TRIES) {
+    if (countedTries(before) >= MAX_TRIES) {
       givenUp.push(cell.id);
-      deps.log(`skipping ${cell.id}: it failed ${before.length} times (last: ${before.at(-1)!.message}); remove ${failuresPath(runDir)} to try it again`);
+      deps.log(
+        `skipping ${cell.id}: it failed ${countedTries(before)} times (last: ${before.at(-1)!.message}); remove ${failuresPath(runDir)} to try it again`,
+      );
       continue;
     }
     if (leftMin() <= 0) break;
@@ -125,17 +127,20 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     } catch (err) {
       // A user's error (a wrong engine address) keeps its hint: the log line is all the user sees of it.
       const message = err instanceof UserError && err.hint ? `${errorMessage(err)} (${err.hint})` : errorMessage(err);
-      const tries = recordFailure(runDir, message).length;
+      const tries = countedTries(recordFailure(runDir, message));
       failed.push({ cell: cell.id, message });
       deps.log(`${cell.id} failed (try ${tries} of ${MAX_TRIES}): ${message}; its run keeps every step it saved, and the next invocation tries it again`);
       if (tries >= MAX_TRIES) givenUp.push(cell.id);
-      if (++inARow >= FAILURES_IN_A_ROW) {
-        halted = `${inARow} cells failed in a row, which points at something they share (an engine, the runtime, the data directory)`;
+      inARow.push(cell.id);
+      if (inARow.length >= FAILURES_IN_A_ROW) {
+        // The cause is shared (an engine that stays down): these failures are not the cells' tries, so none is given up for it.
+        for (const id of inARow) if (markShared(join(deps.outDir, 'runs', id)) < MAX_TRIES && givenUp.includes(id)) givenUp.splice(givenUp.indexOf(id), 1);
+        halted = `${inARow.length} cells failed in a row, which points at something they share (an engine, the runtime, the data directory); these failures do not count toward the cells' ${MAX_TRIES} tries`;
         break;
       }
       continue;
     }
-    inARow = 0;
+    inARow.length = 0;
     if (!result) break; // stopped by the chunk's time: resumes next invocation
     writeJsonAtomic(resultPath(deps.outDir, cell), result, 2);
     clearFailures(runDir);

@@ -1,11 +1,12 @@
 // A cell whose run throws must not halt a protocol: its failure is kept beside its run, the chunk goes on, a later
-// invocation tries it again, and after MAX_TRIES the protocol skips it. Two failures in a row stop a chunk. The failing
-// learner is scripted (its update and save throw, as a learner whose engine went away would); the other cells train for real.
+// invocation tries it again, and after MAX_TRIES the protocol skips it. Two failures in a row stop a chunk and do not
+// count as the cells' tries. The failing learner is scripted (its update and save throw, as a learner whose engine went
+// away would); the other cells train for real.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { failuresPath, MAX_TRIES, readFailures, recordFailure } from '../../src/evidence/failures.js';
+import { countedTries, failuresPath, MAX_TRIES, readFailures, recordFailure } from '../../src/evidence/failures.js';
 import type { Protocol } from '../../src/evidence/protocol.js';
 import { resultPath, runChunk, type EvidenceDeps } from '../../src/evidence/run.js';
 import { ResultReuse } from '../../src/grading/reuse.js';
@@ -82,12 +83,17 @@ describe('evidence: a failing cell', () => {
     assert.equal(first.left, 5);
     assert.ok(!existsSync(join(out, 'runs', 'tiny-text.frontier.s2')));
     assert.equal(first.results.length, 1);
-    assert.equal(readFailures(join(out, 'runs', 'tiny-text.static.s1')).length, 1);
+    // Failures in a row are laid to what the cells share: kept, but not counted as the cells' tries.
+    const staticFailures = readFailures(join(out, 'runs', 'tiny-text.static.s1'));
+    assert.equal(staticFailures.length, 1);
+    assert.equal(staticFailures[0]!.shared, true);
+    assert.equal(countedTries(readFailures(join(out, 'runs', 'tiny-text.uniform.s1'))), 0);
+    assert.match(first.halted ?? '', /do not count toward the cells' 3 tries/);
     assert.ok(lines.some((l) => /tiny-text\.static\.s1 failed \(try 1 of 3\): scripted/.test(l)));
 
-    // uniform has failed MAX_TRIES times by now (two more written as earlier invocations would have).
+    // uniform has failed MAX_TRIES times on its own by now (written as earlier invocations would have).
     const uniformDir = join(out, 'runs', 'tiny-text.uniform.s1');
-    for (let i = 1; i < MAX_TRIES; i++) recordFailure(uniformDir, 'scripted: the engine went away');
+    for (let i = 0; i < MAX_TRIES; i++) recordFailure(uniformDir, 'scripted: the engine went away');
     const second = await runChunk(...deps({ ...protocol, seeds: [1] }));
     assert.deepEqual(second.failed, []);
     assert.deepEqual(second.givenUp, ['tiny-text.uniform.s1']);
