@@ -219,12 +219,21 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
   };
 }
 
-/** The protocol's unfinished cells per held-out environment, with the pace its finished runs set (environments differ: a Python run costs more). */
+/**
+ * The protocol's unfinished cells per held-out environment, with the mean minutes a run of them should take: each at
+ * the pace of the environment's finished runs of its curriculum (an ablation or gate runs the frontier), else of all
+ * its finished runs. Environments differ (a Python run costs more), and so do curricula (a frontier run probes).
+ */
 function cellsLeft(p: Protocol, results: readonly CellResult[]): Analysis['left'] {
   const finished = new Set(results.map((r) => r.cell));
-  return p.groups.flatMap(({ heldOut }) => {
-    const cells = cellsOf(p).filter((c) => c.group.heldOut === heldOut && !finished.has(c.id)).length;
+  const curriculumOf = (arm: string) => p.arms.find((a) => a.name === arm)?.curriculum;
+  const mean = (runs: readonly CellResult[]) => (runs.length ? runs.reduce((a, r) => a + r.minutes, 0) / runs.length : null);
+  return p.groups.flatMap(({ heldOut }): Analysis['left'] => {
+    const cells = cellsOf(p).filter((c) => c.group.heldOut === heldOut && !finished.has(c.id));
     const runs = results.filter((r) => r.heldOutEnv === heldOut);
-    return cells ? [{ heldOut, cells, minutesPerRun: runs.length ? runs.reduce((a, r) => a + r.minutes, 0) / runs.length : null }] : [];
+    if (!cells.length) return [];
+    if (!runs.length) return [{ heldOut, cells: cells.length, minutesPerRun: null }];
+    const minutes = cells.map((c) => mean(runs.filter((r) => curriculumOf(r.arm) === c.arm.curriculum)) ?? mean(runs)!);
+    return [{ heldOut, cells: cells.length, minutesPerRun: minutes.reduce((a, m) => a + m, 0) / cells.length }];
   });
 }

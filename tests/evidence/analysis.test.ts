@@ -124,17 +124,25 @@ describe('evidence analysis', () => {
     assert.equal(three.rows[0]!.final?.thin, undefined);
   });
 
-  it('what is left: unfinished cells per held-out environment at the pace of its finished runs', () => {
+  it("what is left: unfinished cells per held-out environment at the pace of its finished runs of each cell's curriculum", () => {
     const two: Protocol = { ...protocol, groups: [...protocol.groups, { heldOut: 'lru-cache', train: ['durations'] }] };
-    const done = [cell('md-tokens', 'frontier', 1, 0.2, 0.3), { ...cell('md-tokens', 'static', 1, 0.2, 0.3), minutes: 20 }];
+    const done = [
+      cell('md-tokens', 'frontier', 1, 0.2, 0.3),
+      cell('md-tokens', 'frontier', 2, 0.2, 0.3),
+      { ...cell('md-tokens', 'static', 1, 0.2, 0.3), minutes: 40 },
+    ];
     const a = analyse(two, done);
-    assert.deepEqual(a.left, [
-      { heldOut: 'md-tokens', cells: 13, minutesPerRun: 15 },
-      { heldOut: 'lru-cache', cells: 15, minutesPerRun: null },
-    ]);
+    // 3 frontier runs left at 10 min, 4 static at 40, 5 uniform at the mean of all finished (20): 290 min over 12.
+    assert.deepEqual(
+      a.left.map((l) => ({ ...l, minutesPerRun: l.minutesPerRun && Math.round(l.minutesPerRun * 1000) / 1000 })),
+      [
+        { heldOut: 'md-tokens', cells: 12, minutesPerRun: Math.round((290 / 12) * 1000) / 1000 },
+        { heldOut: 'lru-cache', cells: 15, minutesPerRun: null },
+      ],
+    );
     assert.match(
       renderAnalysis(two, a, 30),
-      /left: md-tokens 13 at 15\.0 min a run, lru-cache 15 \(no run finished yet\): about 3\.3 h at this machine's pace so far, plus one group not yet timed/,
+      /left: md-tokens 12 at 24\.2 min a run, lru-cache 15 \(no run finished yet\): about 4\.8 h at this machine's pace so far, plus one group not yet timed/,
     );
     assert.deepEqual(analyse(protocol, []).left, [{ heldOut: 'md-tokens', cells: 15, minutesPerRun: null }]);
   });
