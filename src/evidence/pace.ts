@@ -1,6 +1,6 @@
 // How long a fresh cell takes to reach its first checkpoint (task banks, the untrained policy's evaluation, step 1),
 // read from the cells already run, so that a chunk does not start a cell it could only save by overrunning its hours.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../util/guards.js';
 import type { Cell } from './protocol.js';
@@ -63,4 +63,22 @@ export function firstStepEstimate(
   if (!tier) return null;
   const longest = tier.reduce((a, b) => (b.minutes > a.minutes ? b : a));
   return { minutes: longest.minutes, from: longest.c.id };
+}
+
+/**
+ * Why a chunk with `minutesLeft` should not start `cell` (null: start it). A fresh cell is saved only at the end of its
+ * step 1, so one that cannot get there in the time left waits for the next chunk; a resumed one saves after a step.
+ */
+export function waitsForNextChunk(
+  cell: Cell,
+  cells: readonly Cell[],
+  outDir: string,
+  languageOf: (env: string) => string | undefined,
+  minutesLeft: number,
+): string | null {
+  const runDirOf = (c: Cell) => join(outDir, 'runs', c.id);
+  if (existsSync(join(runDirOf(cell), 'state.json'))) return null;
+  const need = firstStepEstimate(cell, cells, runDirOf, languageOf);
+  if (!need || need.minutes <= minutesLeft) return null;
+  return `stopping with ${minutesLeft.toFixed(1)} min left: ${cell.id} would need about ${need.minutes.toFixed(1)} min to its first checkpoint (as ${need.from} took); rerun to continue`;
 }

@@ -24,7 +24,7 @@ import { errorMessage, UserError } from '../util/errors.js';
 import { clearFailures, countedTries, failuresPath, FAILURES_IN_A_ROW, markShared, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
 import { isCellResult, type CellResult } from './result.js';
-import { firstStepEstimate } from './pace.js';
+import { waitsForNextChunk } from './pace.js';
 import { writeJsonAtomic } from '../util/atomic-json.js';
 
 export interface EvidenceDeps {
@@ -105,19 +105,9 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
       continue;
     }
     if (leftMin() <= 0) break;
-    // A fresh cell is saved only at the end of its step 1: one that cannot get there in the time left waits for the next chunk.
-    const need = existsSync(join(runDir, 'state.json'))
-      ? null
-      : firstStepEstimate(
-          cell,
-          cells,
-          (c) => join(deps.outDir, 'runs', c.id),
-          (env) => deps.envs.get(env)?.spec.language,
-        );
-    if (need && need.minutes > leftMin()) {
-      deps.log(
-        `stopping with ${leftMin().toFixed(1)} min left: ${cell.id} would need about ${need.minutes.toFixed(1)} min to its first checkpoint (as ${need.from} took); rerun to continue`,
-      );
+    const wait = waitsForNextChunk(cell, cells, deps.outDir, (env) => deps.envs.get(env)?.spec.language, leftMin());
+    if (wait) {
+      deps.log(wait);
       break;
     }
     deps.log(`cell ${cells.indexOf(cell) + 1}/${cells.length}: ${cell.id} (${done.size} done; ${clock()})`);

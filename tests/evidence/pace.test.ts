@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { firstStepEstimate, firstStepMinutesOf } from '../../src/evidence/pace.js';
+import { firstStepEstimate, firstStepMinutesOf, waitsForNextChunk } from '../../src/evidence/pace.js';
 import { cellsOf, type Protocol } from '../../src/evidence/protocol.js';
 import type { CellResult } from '../../src/evidence/result.js';
 import { resultPath, runChunk } from '../../src/evidence/run.js';
@@ -68,6 +68,19 @@ describe('evidence: pace of a fresh cell', () => {
     ranFor(out, 'csv-reader.frontier.s1', 12);
     assert.deepEqual(estimate('lru-cache.frontier.s2'), { minutes: 7, from: 'lru-cache.frontier.s1' }, 'its own environment first');
     assert.deepEqual(estimate('csv-reader.frontier.s2'), { minutes: 12, from: 'csv-reader.frontier.s1' });
+  });
+
+  it('holds back only a fresh cell: a resumed one checkpoints after its next step', () => {
+    const out = tempDir('fn-pace-');
+    const cells = cellsOf(protocol);
+    const [first, second] = cells.filter((c) => c.group.heldOut === 'md-tokens' && c.arm.name === 'frontier');
+    ranFor(out, first!.id, 9);
+    const wait = (left: number) => waitsForNextChunk(second!, cells, out, () => 'javascript', left);
+    assert.match(wait(5) ?? '', /^stopping with 5\.0 min left: md-tokens\.frontier\.s2 would need about 9\.0 min/);
+    assert.equal(wait(10), null);
+    mkdirSync(join(out, 'runs', second!.id), { recursive: true });
+    writeFileSync(join(out, 'runs', second!.id, 'state.json'), '{}');
+    assert.equal(wait(5), null);
   });
 
   it('stops a chunk before a fresh cell that would overrun, saying why, and starts nothing', async () => {
