@@ -3,7 +3,7 @@
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRecord } from '../util/guards.js';
-import type { Cell } from './protocol.js';
+import { cellDir, type Cell } from './protocol.js';
 
 /** The first metrics line is about 2 KB; more than this is not a metrics file of ours. */
 const FIRST_LINE_MAX = 64 * 1024;
@@ -76,7 +76,7 @@ export function waitsForNextChunk(
   languageOf: (env: string) => string | undefined,
   minutesLeft: number,
 ): string | null {
-  const runDirOf = (c: Cell) => join(outDir, 'runs', c.id);
+  const runDirOf = (c: Cell) => cellDir(outDir, c.id);
   if (existsSync(join(runDirOf(cell), 'state.json'))) return null;
   const need = firstStepEstimate(cell, cells, runDirOf, languageOf);
   if (!need || need.minutes <= minutesLeft) return null;

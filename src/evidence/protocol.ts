@@ -1,9 +1,13 @@
 // The evidence protocol: which runs answer whether the frontier curriculum teaches more than a fixed task set, fixed
 // before any of them ran (docs/evidence/protocol.md). A cell is one training run: a held-out environment, a seed and
 // an arm (a curriculum, or the frontier with one part switched off).
+import { join } from 'node:path';
 import { z } from 'zod';
 import { GATES, type Gate } from '../curriculum/difficulty.js';
 import { ABLATIONS, TRAIN_DEFAULTS, type Ablation, type CurriculumName, type TrainConfig } from '../train/config.js';
+
+/** Where a cell's training run keeps its state, steps and result, under a protocol's output folder. */
+export const cellDir = (outDir: string, cellId: string) => join(outDir, 'runs', cellId);
 
 export interface Arm {
   name: string;

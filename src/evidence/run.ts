@@ -22,7 +22,7 @@ import { deriveSeed } from '../util/rng.js';
 import { rate } from '../util/stats.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { clearFailures, countedTries, failuresPath, FAILURES_IN_A_ROW, markShared, MAX_TRIES, readFailures, recordFailure } from './failures.js';
-import { cellConfig, cellsOf, type Cell, type Protocol } from './protocol.js';
+import { cellConfig, cellDir, cellsOf, type Cell, type Protocol } from './protocol.js';
 import { isCellResult, type CellResult } from './result.js';
 import { waitsForNextChunk } from './pace.js';
 import { writeJsonAtomic } from '../util/atomic-json.js';
@@ -62,7 +62,7 @@ export interface ChunkOutcome {
 /** The wall-clock time, for log lines of a job that runs for hours. */
 const clock = () => new Date().toISOString().slice(11, 19);
 
-export const resultPath = (outDir: string, cell: Cell) => join(outDir, 'runs', cell.id, 'result.json');
+export const resultPath = (outDir: string, cell: Cell) => join(cellDir(outDir, cell.id), 'result.json');
 
 /** Results of the cells finished so far (a malformed file is skipped and reported). */
 export function readResults(p: Protocol, outDir: string, log: (line: string) => void = () => {}): CellResult[] {
@@ -95,7 +95,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
   let halted: string | undefined;
   for (const cell of cells) {
     if (done.has(cell.id)) continue;
-    const runDir = join(deps.outDir, 'runs', cell.id);
+    const runDir = cellDir(deps.outDir, cell.id);
     const before = readFailures(runDir);
     if (countedTries(before) >= MAX_TRIES) {
       givenUp.push(cell.id);
@@ -124,7 +124,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
       inARow.push(cell.id);
       if (inARow.length >= FAILURES_IN_A_ROW) {
         // The cause is shared (an engine that stays down): these failures are not the cells' tries, so none is given up for it.
-        for (const id of inARow) if (markShared(join(deps.outDir, 'runs', id)) < MAX_TRIES && givenUp.includes(id)) givenUp.splice(givenUp.indexOf(id), 1);
+        for (const id of inARow) if (markShared(cellDir(deps.outDir, id)) < MAX_TRIES && givenUp.includes(id)) givenUp.splice(givenUp.indexOf(id), 1);
         halted = `${inARow.length} cells failed in a row, which points at something they share (an engine, the runtime, the data directory); these failures do not count toward the cells' ${MAX_TRIES} tries`;
         break;
       }
@@ -155,7 +155,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
 async function runCell(p: Protocol, cell: Cell, deps: EvidenceDeps, minutesLeft: number): Promise<CellResult | null> {
   // A fraction of a minute left still makes one step: the time limit counts from the invocation.
   const cfg = cellConfig(p, cell, Math.max(0.01, minutesLeft), deps.learner?.config);
-  const runDir = join(deps.outDir, 'runs', cell.id);
+  const runDir = cellDir(deps.outDir, cell.id);
   const bankDir = join(deps.outDir, 'banks', cell.group.heldOut);
   const learner = deps.learner?.make(cfg, cell) ?? new EmbeddedLearner(cfg);
   const state = await train(cfg, {

@@ -4,10 +4,9 @@
 // away would); the other cells train for real.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { countedTries, failuresPath, MAX_TRIES, readFailures, recordFailure } from '../../src/evidence/failures.js';
-import type { Protocol } from '../../src/evidence/protocol.js';
+import { cellDir, type Protocol } from '../../src/evidence/protocol.js';
 import { resultPath, runChunk, type EvidenceDeps } from '../../src/evidence/run.js';
 import { ResultReuse } from '../../src/grading/reuse.js';
 import { EmbeddedLearner } from '../../src/policy/learner.js';
@@ -16,20 +15,10 @@ import { selectRuntime } from '../../src/runtime/select.js';
 import type { TrainConfig } from '../../src/train/config.js';
 import { UserError } from '../../src/util/errors.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
+import { smallProtocol } from '../helpers/protocol.js';
 import { tempDir } from '../helpers/workspace.js';
 
-const protocol: Protocol = {
-  name: 'failing',
-  groups: [{ heldOut: 'tiny-text', train: ['tiny-stats'] }],
-  seeds: [1, 2],
-  arms: (['frontier', 'static', 'uniform'] as const).map((c) => ({ name: c, curriculum: c, ablate: [] })),
-  budget: 12,
-  evalTasks: 1,
-  evalAttempts: 1,
-  evalEvery: 100,
-  forgetting: 0,
-  handwrittenAttempts: 0,
-};
+const protocol = smallProtocol('failing', [{ heldOut: 'tiny-text', train: ['tiny-stats'] }], ['frontier', 'static', 'uniform']);
 
 /** What a learner whose engine went away throws: a user's error, with a hint. */
 const gone = () => new UserError('scripted: the engine went away', 'is the engine at --tinker-url up?');
@@ -81,24 +70,24 @@ describe('evidence: a failing cell', () => {
     assert.match(first.halted ?? '', /2 cells failed in a row/);
     // Seed 2 was never started: the chunk stopped at the second failure.
     assert.equal(first.left, 5);
-    assert.ok(!existsSync(join(out, 'runs', 'tiny-text.frontier.s2')));
+    assert.ok(!existsSync(cellDir(out, 'tiny-text.frontier.s2')));
     assert.equal(first.results.length, 1);
     // Failures in a row are laid to what the cells share: kept, but not counted as the cells' tries.
-    const staticFailures = readFailures(join(out, 'runs', 'tiny-text.static.s1'));
+    const staticFailures = readFailures(cellDir(out, 'tiny-text.static.s1'));
     assert.equal(staticFailures.length, 1);
     assert.equal(staticFailures[0]!.shared, true);
-    assert.equal(countedTries(readFailures(join(out, 'runs', 'tiny-text.uniform.s1'))), 0);
+    assert.equal(countedTries(readFailures(cellDir(out, 'tiny-text.uniform.s1'))), 0);
     assert.match(first.halted ?? '', /do not count toward the cells' 3 tries/);
     assert.ok(lines.some((l) => /tiny-text\.static\.s1 failed \(try 1 of 3\): scripted/.test(l)));
 
     // uniform has failed MAX_TRIES times on its own by now (written as earlier invocations would have).
-    const uniformDir = join(out, 'runs', 'tiny-text.uniform.s1');
+    const uniformDir = cellDir(out, 'tiny-text.uniform.s1');
     for (let i = 0; i < MAX_TRIES; i++) recordFailure(uniformDir, 'scripted: the engine went away');
     const second = await runChunk(...deps({ ...protocol, seeds: [1] }));
     assert.deepEqual(second.failed, []);
     assert.deepEqual(second.givenUp, ['tiny-text.uniform.s1']);
     assert.ok(existsSync(resultPath(out, { id: 'tiny-text.static.s1' } as never)), 'static finished on its second try');
-    assert.ok(!existsSync(failuresPath(join(out, 'runs', 'tiny-text.static.s1'))), 'a finished cell keeps no failures');
+    assert.ok(!existsSync(failuresPath(cellDir(out, 'tiny-text.static.s1'))), 'a finished cell keeps no failures');
     assert.equal(second.results.length, 2);
     assert.equal(second.left, 1);
     assert.ok(lines.some((l) => l.startsWith(`skipping tiny-text.uniform.s1: it failed ${MAX_TRIES} times`) && l.includes(failuresPath(uniformDir))));

@@ -5,33 +5,26 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { firstStepEstimate, firstStepMinutesOf, waitsForNextChunk } from '../../src/evidence/pace.js';
-import { cellsOf, type Protocol } from '../../src/evidence/protocol.js';
+import { cellDir, cellsOf } from '../../src/evidence/protocol.js';
 import type { CellResult } from '../../src/evidence/result.js';
 import { resultPath, runChunk } from '../../src/evidence/run.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
+import { smallProtocol } from '../helpers/protocol.js';
 import { tempDir } from '../helpers/workspace.js';
 
-const arms = (['frontier', 'static'] as const).map((c) => ({ name: c, curriculum: c, ablate: [] }));
-const protocol: Protocol = {
-  name: 'paced',
-  groups: [
+const protocol = smallProtocol(
+  'paced',
+  [
     { heldOut: 'md-tokens', train: ['durations'] },
     { heldOut: 'lru-cache', train: ['durations'] },
     { heldOut: 'csv-reader', train: ['expr-eval'] },
   ],
-  seeds: [1, 2],
-  arms,
-  budget: 12,
-  evalTasks: 1,
-  evalAttempts: 1,
-  evalEvery: 100,
-  forgetting: 0,
-  handwrittenAttempts: 0,
-};
+  ['frontier', 'static'],
+);
 
 function ranFor(out: string, cellId: string, firstStepMin: number): void {
-  const dir = join(out, 'runs', cellId);
+  const dir = cellDir(out, cellId);
   mkdirSync(dir, { recursive: true });
   const lines = [1, 2].map((step) => JSON.stringify({ step, elapsedMs: step * firstStepMin * 60_000, rollouts: step * 4 }));
   writeFileSync(join(dir, 'metrics.jsonl'), `${lines.join('\n')}\n`);
@@ -41,14 +34,14 @@ describe('evidence: pace of a fresh cell', () => {
   it('reads step 1 of a run, and nothing from a missing, partial or foreign file', () => {
     const out = tempDir('fn-pace-');
     ranFor(out, 'a', 2.5);
-    assert.equal(firstStepMinutesOf(join(out, 'runs', 'a')), 2.5);
-    assert.equal(firstStepMinutesOf(join(out, 'runs', 'missing')), null);
-    mkdirSync(join(out, 'runs', 'partial'), { recursive: true });
-    writeFileSync(join(out, 'runs', 'partial', 'metrics.jsonl'), '{"step":1,"elapsed');
-    assert.equal(firstStepMinutesOf(join(out, 'runs', 'partial')), null);
-    mkdirSync(join(out, 'runs', 'foreign'), { recursive: true });
-    writeFileSync(join(out, 'runs', 'foreign', 'metrics.jsonl'), `${'x'.repeat(100_000)}\n`);
-    assert.equal(firstStepMinutesOf(join(out, 'runs', 'foreign')), null);
+    assert.equal(firstStepMinutesOf(cellDir(out, 'a')), 2.5);
+    assert.equal(firstStepMinutesOf(cellDir(out, 'missing')), null);
+    mkdirSync(cellDir(out, 'partial'), { recursive: true });
+    writeFileSync(join(cellDir(out, 'partial'), 'metrics.jsonl'), '{"step":1,"elapsed');
+    assert.equal(firstStepMinutesOf(cellDir(out, 'partial')), null);
+    mkdirSync(cellDir(out, 'foreign'), { recursive: true });
+    writeFileSync(join(cellDir(out, 'foreign'), 'metrics.jsonl'), `${'x'.repeat(100_000)}\n`);
+    assert.equal(firstStepMinutesOf(cellDir(out, 'foreign')), null);
   });
 
   it('takes the longest first step of the same curriculum: same held-out environment, else same language, else any', () => {
@@ -56,7 +49,7 @@ describe('evidence: pace of a fresh cell', () => {
     const cells = cellsOf(protocol);
     const byId = (id: string) => cells.find((c) => c.id === id)!;
     const language = (env: string) => (env === 'csv-reader' ? 'python' : 'javascript');
-    const estimate = (id: string) => firstStepEstimate(byId(id), cells, (c) => join(out, 'runs', c.id), language);
+    const estimate = (id: string) => firstStepEstimate(byId(id), cells, (c) => cellDir(out, c.id), language);
     assert.equal(estimate('md-tokens.frontier.s2'), null, 'nothing has run');
     ranFor(out, 'md-tokens.frontier.s1', 9);
     ranFor(out, 'md-tokens.static.s1', 2);
@@ -78,14 +71,14 @@ describe('evidence: pace of a fresh cell', () => {
     const wait = (left: number) => waitsForNextChunk(second!, cells, out, () => 'javascript', left);
     assert.match(wait(5) ?? '', /^stopping with 5\.0 min left: md-tokens\.frontier\.s2 would need about 9\.0 min/);
     assert.equal(wait(10), null);
-    mkdirSync(join(out, 'runs', second!.id), { recursive: true });
-    writeFileSync(join(out, 'runs', second!.id, 'state.json'), '{}');
+    mkdirSync(cellDir(out, second!.id), { recursive: true });
+    writeFileSync(join(cellDir(out, second!.id), 'state.json'), '{}');
     assert.equal(wait(5), null);
   });
 
   it('stops a chunk before a fresh cell that would overrun, saying why, and starts nothing', async () => {
     const out = tempDir('fn-pace-');
-    const small: Protocol = { ...protocol, groups: [{ heldOut: 'tiny-text', train: ['tiny-stats'] }], arms: arms.slice(0, 1) };
+    const small = smallProtocol('paced', [{ heldOut: 'tiny-text', train: ['tiny-stats'] }], ['frontier']);
     const [first] = cellsOf(small);
     ranFor(out, first!.id, 20);
     const done: CellResult = {
@@ -115,7 +108,7 @@ describe('evidence: pace of a fresh cell', () => {
     });
     assert.equal(got.left, 1);
     assert.deepEqual(got.failed, []);
-    assert.ok(!existsSync(join(out, 'runs', 'tiny-text.frontier.s2')), 'the second seed was not started');
+    assert.ok(!existsSync(cellDir(out, 'tiny-text.frontier.s2')), 'the second seed was not started');
     assert.ok(
       lines.some((l) => /^stopping with [\d.]+ min left: tiny-text\.frontier\.s2 would need about 20\.0 min .*as tiny-text\.frontier\.s1 took/.test(l)),
       lines.join('\n'),
