@@ -7,7 +7,7 @@
 // and how many of the skipped tasks the probe admitted (the informative tasks a gate loses), leaving out the 10% of
 // would-be skips the online gate probes anyway.
 //
-//   npx tsx bench/difficulty.ts [--skip-below 0.05] [--warm-up 8] [--no-figure] RUN_DIR_OR_EVIDENCE_OUT ...
+//   npx tsx bench/difficulty.ts [--skip-below 0.05] [--warm-up 8] [--no-figure | --pre-validation] RUN_DIR_OR_EVIDENCE_OUT ...
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,7 @@ const { values, positionals } = parseArgs({
     'skip-below': { type: 'string', default: String(SKIP_BELOW) },
     'warm-up': { type: 'string', default: String(WARM_UP) },
     'no-figure': { type: 'boolean', default: false },
+    'pre-validation': { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });
@@ -177,6 +178,8 @@ for (const [name, make] of Object.entries(MODELS)) {
       const x = new Map(Object.entries(o.x));
       // As a learner without a pre-rollout figure of its own (a language model) would see it.
       if (values['no-figure'] && x.delete('figure-logit')) x.set('figure-unknown', 1);
+      // As the gate before validation sees a candidate: no failing tests counted yet, no figure (candidateFeatures).
+      if (values['pre-validation']) for (const k of ['figure-logit', 'figure-unknown', 'log-f2p']) x.delete(k);
       if (o.kind === 'probe') {
         const p = m.predict(x);
         points.push([p, o.successes, o.successes + o.failures]);
