@@ -42,6 +42,21 @@ export function isCellResult(x: unknown): x is CellResult {
   return numbers && strings && points && counts(x.final) && counts(x.handwritten);
 }
 
+/**
+ * A result as the protocol schedules its evaluations: the untrained policy, every `evalEvery` steps and the end. A chunk
+ * that stops a run part way evaluates it there too; such a point says where the chunk ended, not how the run learned, and
+ * kept, it would make H2's first reach and the forgetting curve depend on how the run was split into chunks.
+ */
+export function onSchedule(r: CellResult, evalEvery: number): CellResult {
+  const lastStep = r.heldOut.at(-1)?.step;
+  const scheduled = (step: number) => step % evalEvery === 0 || step === lastStep;
+  return {
+    ...r,
+    heldOut: r.heldOut.filter((p) => scheduled(p.step)),
+    ...(r.forgetting ? { forgetting: r.forgetting.filter((f) => scheduled(f.step)) } : {}),
+  };
+}
+
 /** A cell's final held-out solve rate (passes over scored attempts). */
 export const finalRate = (r: CellResult): number => (r.final.attempts ? r.final.solved / r.final.attempts : 0);
 export const handwrittenRate = (r: CellResult): number => (r.handwritten.attempts ? r.handwritten.solved / r.handwritten.attempts : 0);

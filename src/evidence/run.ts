@@ -23,7 +23,7 @@ import { rate } from '../util/stats.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { clearFailures, countedTries, failuresPath, FAILURES_IN_A_ROW, markShared, MAX_TRIES, readFailures, recordFailure } from './failures.js';
 import { cellConfig, cellDir, cellsOf, type Cell, type Protocol } from './protocol.js';
-import { isCellResult, type CellResult } from './result.js';
+import { isCellResult, onSchedule, type CellResult } from './result.js';
 import { waitsForNextChunk } from './pace.js';
 import { writeJsonAtomic } from '../util/atomic-json.js';
 
@@ -64,7 +64,7 @@ const clock = () => new Date().toISOString().slice(11, 19);
 
 export const resultPath = (outDir: string, cell: Cell) => join(cellDir(outDir, cell.id), 'result.json');
 
-/** Results of the cells finished so far (a malformed file is skipped and reported). */
+/** Results of the cells finished so far, their evaluations as scheduled (a malformed file is skipped and reported). */
 export function readResults(p: Protocol, outDir: string, log: (line: string) => void = () => {}): CellResult[] {
   const out: CellResult[] = [];
   for (const cell of cellsOf(p)) {
@@ -76,7 +76,7 @@ export function readResults(p: Protocol, outDir: string, log: (line: string) => 
     } catch {
       // Unreadable (a crash while writing it): the cell's run is finished and checkpointed, so rerunning it only rescores.
     }
-    if (isCellResult(data)) out.push(data);
+    if (isCellResult(data)) out.push(onSchedule(data, p.evalEvery));
     else log(`${path} is not a cell result of this version: that cell will run again`);
   }
   return out;
@@ -137,7 +137,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     deps.log(
       `${cell.id} done: held-out ${rate(result.final.solved, result.final.attempts)}, hand-written ${rate(result.handwritten.solved, result.handwritten.attempts)}, ${result.minutes.toFixed(1)} min`,
     );
-    results.push(result);
+    results.push(onSchedule(result, p.evalEvery));
     done.add(cell.id);
   }
   return {

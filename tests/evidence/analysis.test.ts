@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyse, rolloutsToReach } from '../../src/evidence/analysis.js';
-import { cellsOf, isPrimaryArm, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
+import { cellDir, cellsOf, isPrimaryArm, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
 import { forgettingLines, renderAnalysis } from '../../src/evidence/report.js';
-import { isCellResult, type CellResult } from '../../src/evidence/result.js';
+import { isCellResult, onSchedule, type CellResult } from '../../src/evidence/result.js';
+import { readResults } from '../../src/evidence/run.js';
+import { tempDir } from '../helpers/workspace.js';
 import { bootstrapMean, pairedGain } from '../../src/util/stats.js';
 
 const protocol: Protocol = {
@@ -169,6 +173,36 @@ describe('evidence analysis', () => {
     assert.equal(rolloutsToReach(r, 0.5), null);
     assert.ok(isCellResult(r));
     assert.ok(!isCellResult({ ...r, final: null }));
+  });
+
+  it("leaves out the evaluation a chunk's stop added: H2's first reach and forgetting see the protocol's schedule only", () => {
+    const point = (step: number, rollouts: number, solveRate: number) => ({ step, rollouts, solveRate, solved: solveRate * 100, attempts: 100 });
+    const check = (step: number) => ({ step, rollouts: step * 20, tried: 2, solved: 1, byAge: [[1, 1] as [number, 0 | 1], [2, 0] as [number, 0 | 1]] });
+    // Stopped by a chunk after step 7, resumed, evaluated at step 10 and at its end (step 14).
+    const split: CellResult = {
+      ...cell('md-tokens', 'frontier', 1, 0.2, 0.4),
+      heldOut: [point(0, 0, 0.2), point(7, 150, 0.4), point(10, 200, 0.4), point(14, 300, 0.4)],
+      forgetting: [check(7), check(10), check(14)],
+    };
+    const kept = onSchedule(split, 10);
+    assert.deepEqual(
+      kept.heldOut.map((p) => p.step),
+      [0, 10, 14],
+    );
+    assert.deepEqual(
+      kept.forgetting?.map((f) => f.step),
+      [10, 14],
+    );
+    assert.equal(rolloutsToReach(split, 0.4), 150);
+    assert.equal(rolloutsToReach(kept, 0.4), 200);
+    assert.deepEqual(onSchedule(kept, 10), kept, 'a run on schedule is left as it is');
+
+    // As the report reads it from disk.
+    const out = tempDir();
+    const p = { ...protocol, evalEvery: 10 };
+    mkdirSync(cellDir(out, split.cell), { recursive: true });
+    writeFileSync(join(cellDir(out, split.cell), 'result.json'), JSON.stringify(split));
+    assert.deepEqual(readResults(p, out), [kept]);
   });
 });
 
