@@ -178,7 +178,7 @@ for (const [name, make] of Object.entries(MODELS)) {
       const x = new Map(Object.entries(o.x));
       // As a learner without a pre-rollout figure of its own (a language model) would see it.
       if (values['no-figure'] && x.delete('figure-logit')) x.set('figure-unknown', 1);
-      // As the gate before validation sees a candidate: no failing tests counted yet, no figure (candidateFeatures).
+      // As a gate before validation would see a candidate: no failing tests counted yet, no reach (its opening needs a task).
       if (values['pre-validation']) for (const k of ['figure-logit', 'figure-unknown', 'log-f2p']) x.delete(k);
       if (o.kind === 'probe') {
         const p = m.predict(x);
