@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyse, rolloutsToReach } from '../../src/evidence/analysis.js';
 import { cellDir, cellsOf, isPrimaryArm, parseProtocol, PROTOCOLS, type Protocol } from '../../src/evidence/protocol.js';
 import { forgettingLines, renderAnalysis } from '../../src/evidence/report.js';
 import { isCellResult, onSchedule, type CellResult } from '../../src/evidence/result.js';
-import { readResults } from '../../src/evidence/run.js';
+import { readResults, resultPath } from '../../src/evidence/run.js';
 import { tempDir } from '../helpers/workspace.js';
 import { bootstrapMean, pairedGain } from '../../src/util/stats.js';
 
@@ -200,8 +199,9 @@ describe('evidence analysis', () => {
     // As the report reads it from disk.
     const out = tempDir();
     const p = { ...protocol, evalEvery: 10 };
-    mkdirSync(cellDir(out, split.cell), { recursive: true });
-    writeFileSync(join(cellDir(out, split.cell), 'result.json'), JSON.stringify(split));
+    const at = cellsOf(p).find((c) => c.id === split.cell)!;
+    mkdirSync(cellDir(out, at.id), { recursive: true });
+    writeFileSync(resultPath(out, at), JSON.stringify(split));
     assert.deepEqual(readResults(p, out), [kept]);
   });
 });
