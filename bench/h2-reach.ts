@@ -1,8 +1,8 @@
 // H2 read off the held-out reach curve instead of the scheduled evaluations (issue 25; exploratory, not the
 // protocol's H2). The protocol measures H2 on the held-out solve rate, evaluated every 10 steps: three points in a
-// frontier run, so "first reached" moves in jumps of 80 to 140 rollouts. The embedded policy's reach (its own pass
-// probability on each held-out task, averaged) is logged after every step in metrics.jsonl at no rollout cost, so it
-// gives the same comparison step by step. It is the learner's estimate, not a measured solve rate: the bench prints
+// frontier run (the start, step 10 at 221 to 284 rollouts, the end), so "first reached" can take only those. The
+// embedded policy's reach (its own pass probability on each held-out task, averaged) is logged after every step in
+// metrics.jsonl at no rollout cost, so it gives the same comparison step by step. It is the learner's estimate, not a measured solve rate: the bench prints
 // how the two agree at the end of each run before using it.
 //
 // Per (held-out environment, seed) pair with frontier and static finished: the goal is static's final reach, where it
