@@ -29,26 +29,33 @@ if (!isOneOf(['full', 'reduced'] as const, values.protocol)) throw new Error('--
 const protocol = PROTOCOLS[values.protocol];
 const outDir = values.out!;
 
-/** [rollouts, reach] after each step, the untrained point first; a step logged twice (a resumed run) counts once. */
+/**
+ * [rollouts, reach] after each step, the untrained point first (at the rollouts its fixed set's probes took, for static);
+ * a step logged twice (a resumed run) counts once.
+ */
 type Curve = [number, number][];
 
 function curveOf(r: CellResult): Curve | null {
-  const start = r.heldOut[0]?.reach;
+  const start = r.heldOut[0];
   const path = join(cellDir(outDir, r.cell), 'metrics.jsonl');
-  if (start === undefined || !existsSync(path)) return null;
+  if (start?.reach === undefined || !existsSync(path)) return null;
   const byStep = new Map<number, [number, number]>();
   for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const m: unknown = JSON.parse(line);
+    let m: unknown = null;
+    try {
+      m = JSON.parse(line);
+    } catch {
+      // A blank line, or one cut short by a crash while it was written: the step is logged again when it reruns.
+    }
     if (isRecord(m) && typeof m.step === 'number' && typeof m.rollouts === 'number' && typeof m.heldOutReach === 'number')
       byStep.set(m.step, [m.rollouts, m.heldOutReach]);
   }
-  return [[0, start], ...[...byStep.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p)];
+  return [[start.rollouts, start.reach], ...[...byStep.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p)];
 }
 
 const firstReach = (c: Curve, goal: number) => c.find(([, reach]) => reach >= goal - 1e-9)?.[0] ?? null;
-/** The reach after the last step that fits within `rollouts`. */
-const reachAt = (c: Curve, rollouts: number) => c.filter(([n]) => n <= rollouts).at(-1)![1];
+/** The reach after the last step that fits within `rollouts` (the untrained reach when none does). */
+const reachAt = (c: Curve, rollouts: number) => (c.filter(([n]) => n <= rollouts).at(-1) ?? c[0]!)[1];
 
 const results = readResults(protocol, outDir);
 /** A (held-out environment, seed) pair's curves, and each arm's final [reach, solve rate]. */
