@@ -16,10 +16,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cellDir, PROTOCOLS } from '../src/evidence/protocol.js';
-import type { CellResult } from '../src/evidence/result.js';
+import { ratioVerdict } from '../src/evidence/analysis.js';
+import { interval } from '../src/evidence/report.js';
+import { finalRate, type CellResult } from '../src/evidence/result.js';
 import { readResults } from '../src/evidence/run.js';
 import { isOneOf, isRecord } from '../src/util/guards.js';
-import { bootstrapMean, type Interval } from '../src/util/stats.js';
+import { bootstrapMean, percent, type Interval } from '../src/util/stats.js';
 import { table } from '../src/util/table.js';
 
 const { values } = parseArgs({
@@ -75,7 +77,7 @@ for (const r of results) {
   const k = `${r.heldOutEnv}/${r.seed}`;
   const pair = pairs.get(k) ?? { env: r.heldOutEnv, seed: r.seed, finals: {} };
   pair[r.arm] = curve;
-  pair.finals[r.arm] = [curve.at(-1)![1], r.final.attempts ? r.final.solved / r.final.attempts : 0];
+  pair.finals[r.arm] = [curve.at(-1)![1], finalRate(r)];
   pairs.set(k, pair);
 }
 
@@ -88,26 +90,29 @@ const strata = (f: (p: Complete) => number | null) =>
       .map(f)
       .filter((x): x is number => x !== null),
   );
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-const show = (i: Interval | null, scale = 1, unit = '') =>
-  i ? `${(scale * i.mean).toFixed(2)}${unit} [${(scale * i.low).toFixed(2)}, ${(scale * i.high).toFixed(2)}]` : 'none';
+const ratioText = (i: Interval | null) => (i ? `${i.mean.toFixed(2)} [${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : 'none');
+
+/** H2 for one pair on the reach curves: static's final reach as the goal (null when static's reach did not rise). */
+function h2Of({ frontier, static: fixed }: Complete) {
+  const goal = fixed.at(-1)![1];
+  if (goal <= fixed[0]![1]) return null;
+  const mine = firstReach(frontier, goal);
+  const theirs = firstReach(fixed, goal);
+  return { goal, mine, theirs, ratio: theirs ? (mine ?? protocol.budget) / theirs : null };
+}
 
 const rows = complete
   .sort((a, b) => a.env.localeCompare(b.env) || a.seed - b.seed)
   .map((p) => {
-    const { frontier: f, static: s } = p;
-    const goal = s.at(-1)![1];
-    const gained = goal > s[0]![1];
-    const mine = gained ? firstReach(f, goal) : null;
-    const theirs = gained ? firstReach(s, goal) : null;
+    const h2 = h2Of(p);
     return [
       `${p.env} s${p.seed}`,
-      `${pct(p.finals.frontier![0])} / ${pct(p.finals.frontier![1])}`,
-      `${pct(p.finals.static![0])} / ${pct(p.finals.static![1])}`,
-      gained ? pct(goal) : 'static did not gain',
-      mine === null ? (gained ? `never (${f.at(-1)![0]})` : '-') : String(mine),
-      theirs === null ? '-' : String(theirs),
-      gained && theirs ? ((mine ?? protocol.budget) / theirs).toFixed(2) : '-',
+      `${percent(p.finals.frontier![0])} / ${percent(p.finals.frontier![1])}`,
+      `${percent(p.finals.static![0])} / ${percent(p.finals.static![1])}`,
+      h2 ? percent(h2.goal) : 'static did not gain',
+      !h2 ? '-' : h2.mine === null ? `never (${p.frontier.at(-1)![0]})` : String(h2.mine),
+      h2?.theirs == null ? '-' : String(h2.theirs),
+      h2?.ratio == null ? '-' : h2.ratio.toFixed(2),
     ];
   });
 console.log(
@@ -125,20 +130,16 @@ console.log(
   ),
 );
 
-const ratios = strata((p) => {
-  const goal = p.static.at(-1)![1];
-  if (goal <= p.static[0]![1]) return null;
-  const theirs = firstReach(p.static, goal);
-  return theirs ? (firstReach(p.frontier, goal) ?? protocol.budget) / theirs : null;
-});
-const verdictOf = (i: Interval | null) => (!i ? 'none' : i.high < 1 ? 'fewer rollouts' : i.low >= 1 ? 'more rollouts' : 'not shown either way');
+// The protocol's H2 rule, in words that do not claim a test: the reach is the learner's estimate.
+const words = { supported: 'fewer rollouts', refuted: 'more rollouts', 'not shown': 'not shown either way' };
+const ratios = strata((p) => h2Of(p)?.ratio ?? null);
+const ratio = bootstrapMean(ratios);
 console.log(
-  `\nH2 on the reach curve, frontier over static rollouts to static's final reach (${ratios.flat().length} pairs where static gained): ${show(bootstrapMean(ratios))} -> ${verdictOf(bootstrapMean(ratios))}`,
+  `\nH2 on the reach curve, frontier over static rollouts to static's final reach (${ratios.flat().length} pairs where static gained): ${ratioText(ratio)} -> ${words[ratioVerdict(ratio)]}`,
 );
 for (const at of [50, 100, 150, 200, 250, protocol.budget]) {
   const gap = bootstrapMean(strata((p) => reachAt(p.frontier, at) - reachAt(p.static, at)));
-  console.log(`reach gap, frontier minus static, after at most ${at} rollouts: ${show(gap, 100, ' pts')}`);
+  console.log(`reach gap, frontier minus static, after at most ${at} rollouts: ${interval(gap, true)}`);
 }
-const agree = bootstrapMean(strata((p) => p.finals.frontier![0] - p.finals.frontier![1]));
-const agreeS = bootstrapMean(strata((p) => p.finals.static![0] - p.finals.static![1]));
-console.log(`final reach minus final solve rate: frontier ${show(agree, 100, ' pts')}, static ${show(agreeS, 100, ' pts')}`);
+const bias = (arm: 'frontier' | 'static') => interval(bootstrapMean(strata((p) => p.finals[arm]![0] - p.finals[arm]![1])), true);
+console.log(`final reach minus final solve rate: frontier ${bias('frontier')}, static ${bias('static')}`);

@@ -130,6 +130,11 @@ export function rolloutsToReach(r: CellResult, goal: number): number | null {
 }
 
 /** Refuted first: an interval wholly below the margin leaves no gain the claim needs, even one surely above zero. */
+/** H2's rule for a ratio of rollouts (frontier over static): below 1 throughout supports it, at or above 1 refutes it. */
+export function ratioVerdict(ratio: Estimate | null): Verdict {
+  return !ratio || ratio.thin ? 'not shown' : ratio.high < 1 ? 'supported' : ratio.low >= 1 ? 'refuted' : 'not shown';
+}
+
 function verdict(gain: Estimate | null): Verdict {
   if (!gain || gain.thin) return 'not shown';
   if (gain.high < MARGIN) return 'refuted';
@@ -206,11 +211,10 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
     return theirs ? (mine ?? p.budget) / theirs : null;
   });
   const ratio = estimate(ratios);
-  const h2Verdict: Verdict = !ratio || ratio.thin ? 'not shown' : ratio.high < 1 ? 'supported' : ratio.low >= 1 ? 'refuted' : 'not shown';
   return {
     rows,
     h1,
-    h2: { ratio, pairs: ratios.reduce((a, s) => a + s.length, 0), verdict: h2Verdict },
+    h2: { ratio, pairs: ratios.reduce((a, s) => a + s.length, 0), verdict: ratioVerdict(ratio) },
     calibration: calibration(results.flatMap((r) => r.calibration ?? [])),
     forgetting: forgettingCurves(p, results),
     cells: results.length,
