@@ -17,11 +17,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cellDir, PROTOCOLS } from '../src/evidence/protocol.js';
 import { ratioVerdict } from '../src/evidence/analysis.js';
-import { interval } from '../src/evidence/report.js';
+import { interval, ratioInterval } from '../src/evidence/report.js';
 import { finalRate, type CellResult } from '../src/evidence/result.js';
 import { readResults } from '../src/evidence/run.js';
 import { isOneOf, isRecord } from '../src/util/guards.js';
-import { bootstrapMean, percent, type Interval } from '../src/util/stats.js';
+import { bootstrapMean, percent } from '../src/util/stats.js';
 import { table } from '../src/util/table.js';
 
 const { values } = parseArgs({
@@ -90,7 +90,6 @@ const strata = (f: (p: Complete) => number | null) =>
       .map(f)
       .filter((x): x is number => x !== null),
   );
-const ratioText = (i: Interval | null) => (i ? `${i.mean.toFixed(2)} [${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : 'none');
 
 /** H2 for one pair on the reach curves: static's final reach as the goal (null when static's reach did not rise). */
 function h2Of({ frontier, static: fixed }: Complete) {
@@ -135,7 +134,7 @@ const words = { supported: 'fewer rollouts', refuted: 'more rollouts', 'not show
 const ratios = strata((p) => h2Of(p)?.ratio ?? null);
 const ratio = bootstrapMean(ratios);
 console.log(
-  `\nH2 on the reach curve, frontier over static rollouts to static's final reach (${ratios.flat().length} pairs where static gained): ${ratioText(ratio)} -> ${words[ratioVerdict(ratio)]}`,
+  `\nH2 on the reach curve, frontier over static rollouts to static's final reach (${ratios.flat().length} pairs where static gained): ${ratio ? ratioInterval(ratio) : 'none'} -> ${words[ratioVerdict(ratio)]}`,
 );
 for (const at of [50, 100, 150, 200, 250, protocol.budget]) {
   const gap = bootstrapMean(strata((p) => reachAt(p.frontier, at) - reachAt(p.static, at)));

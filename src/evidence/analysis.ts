@@ -129,12 +129,12 @@ export function rolloutsToReach(r: CellResult, goal: number): number | null {
   return r.heldOut.find((p) => p.solveRate >= goal - 1e-9)?.rollouts ?? null;
 }
 
-/** Refuted first: an interval wholly below the margin leaves no gain the claim needs, even one surely above zero. */
 /** H2's rule for a ratio of rollouts (frontier over static): below 1 throughout supports it, at or above 1 refutes it. */
 export function ratioVerdict(ratio: Estimate | null): Verdict {
   return !ratio || ratio.thin ? 'not shown' : ratio.high < 1 ? 'supported' : ratio.low >= 1 ? 'refuted' : 'not shown';
 }
 
+/** Refuted first: an interval wholly below the margin leaves no gain the claim needs, even one surely above zero. */
 function verdict(gain: Estimate | null): Verdict {
   if (!gain || gain.thin) return 'not shown';
   if (gain.high < MARGIN) return 'refuted';

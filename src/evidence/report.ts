@@ -8,6 +8,9 @@ import type { CellResult } from './result.js';
 import type { Protocol } from './protocol.js';
 
 const pts = (x: number) => (100 * x).toFixed(1);
+/** A ratio with its interval: `1.26 [1.07, 1.47]`. */
+export const ratioInterval = (i: Estimate): string =>
+  `${i.mean.toFixed(2)} ${i.thin ? `[under ${MIN_SEEDS} seeds]` : `[${i.low.toFixed(2)}, ${i.high.toFixed(2)}]`}`;
 /** `35.0% [30.1, 39.8]`. */
 export function interval(i: Estimate | null, signed = false): string {
   if (!i) return '-';
@@ -57,9 +60,7 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
         `H1 frontier vs ${h.vs}, final held-out solve rate, frontier minus ${h.vs}: ${interval(h.gain, true)} -> ${h.verdict} (${h.gain?.thin ? `no verdict before ${MIN_SEEDS} seeds in every held-out environment` : `refuted when the interval lies below +${pts(MARGIN)} pts`})`,
     ),
     `H2 rollouts the frontier needs to reach static's final rate, over static's own (paired, ${a.h2.pairs} pairs where static gained): ${
-      a.h2.ratio
-        ? `${a.h2.ratio.mean.toFixed(2)} ${a.h2.ratio.thin ? `[under ${MIN_SEEDS} seeds]` : `[${a.h2.ratio.low.toFixed(2)}, ${a.h2.ratio.high.toFixed(2)}]`}`
-        : '-'
+      a.h2.ratio ? ratioInterval(a.h2.ratio) : '-'
     } -> ${a.h2.verdict}${a.h2.pairs === 0 ? ' (needs evaluations between the start and the end, and static above the untrained policy)' : ''}`,
     `difficulty model, predicted before each probe against observed (${a.calibration.bins.reduce((s, b) => s + b.tasks, 0)} probed tasks): ${
       a.calibration.bins
