@@ -36,6 +36,8 @@ export interface ArmRow {
   nonDegenerate: number;
   /** Mean rollouts per run spent on admission probes. */
   probeRollouts: number;
+  /** Probe rollouts a run, arm minus frontier, paired. */
+  probesVsFrontier: Estimate | null;
   /** Re-tries of earlier solved tasks still solved, of those tried (forgetting; 0 of 0 when not tracked). */
   stillSolved: { solved: number; tried: number };
   minutes: number;
@@ -73,6 +75,16 @@ export function calibration(points: readonly [number, number, number][], binCoun
 }
 
 export type Verdict = 'supported' | 'refuted' | 'not shown';
+
+/**
+ * A frontier variant's probe saving at equal final rate (protocol.md, gates): fewer probe rollouts than the frontier's own
+ * runs, paired, with its final rate not below the frontier's by the margin. A variant that ends ahead still counts as equal.
+ */
+export function savingVerdict(probes: Estimate | null, final: Estimate | null): 'saves' | 'no saving' | 'not shown' {
+  if (!probes || !final || probes.thin || final.thin) return 'not shown';
+  if (probes.high >= 0) return 'no saving';
+  return final.low > -MARGIN ? 'saves' : 'not shown';
+}
 
 export interface Analysis {
   rows: ArmRow[];
@@ -176,6 +188,12 @@ export function analyse(p: Protocol, results: CellResult[]): Analysis {
         reached: got.length,
         medianRollouts: got.length ? got[Math.floor((got.length - 1) / 2)]! : null,
         probeRollouts: runs.reduce((a, r) => a + (r.probeRollouts ?? 0), 0) / runs.length,
+        probesVsFrontier: estimate(
+          strata(
+            runs,
+            diff((r) => r.probeRollouts ?? 0),
+          ),
+        ),
         stillSolved: {
           solved: runs.reduce((a, r) => a + (r.forgetting ?? []).reduce((s, f) => s + f.solved, 0), 0),
           tried: runs.reduce((a, r) => a + (r.forgetting ?? []).reduce((s, f) => s + f.tried, 0), 0),

@@ -3,7 +3,7 @@
 import { linePlot, type Series } from '../util/svg-plot.js';
 import { rate, wilson } from '../util/stats.js';
 import { table } from '../util/table.js';
-import { MARGIN, MIN_SEEDS, type Analysis, type Estimate, type ForgettingCurve } from './analysis.js';
+import { MARGIN, MIN_SEEDS, savingVerdict, type Analysis, type Estimate, type ForgettingCurve } from './analysis.js';
 import type { CellResult } from './result.js';
 import type { Protocol } from './protocol.js';
 
@@ -67,11 +67,28 @@ export function renderAnalysis(p: Protocol, a: Analysis, total: number): string 
         .map((b) => `[${b.low.toFixed(1)}, ${b.high.toFixed(1)}) ${b.tasks} tasks: predicted ${pts(b.predicted)}% observed ${pts(b.observed)}%`)
         .join('; ') || '-'
     }; Brier ${a.calibration.brier?.toFixed(3) ?? '-'} against ${a.calibration.baseline?.toFixed(3) ?? '-'} for the overall rate`,
+    ...savingLines(p, a),
     ...forgettingLines(a.forgetting),
     'intervals: 95% percentile bootstrap, seeds resampled within each held-out environment (4000 resamples, seed 1)',
   ];
   return lines.join('\n');
 }
+
+/** Per frontier variant: probe rollouts saved against the frontier's own runs, and whether at equal final rate. */
+function savingLines(p: Protocol, a: Analysis): string[] {
+  const variants = new Set(p.arms.filter((x) => x.curriculum === 'frontier' && x.name !== 'frontier').map((x) => x.name));
+  const lines = a.rows
+    .filter((r) => variants.has(r.arm) && r.probesVsFrontier)
+    .map((r) => {
+      const probes = r.probesVsFrontier!;
+      const range = probes.thin ? `under ${MIN_SEEDS} seeds` : `${signed(probes.low)}, ${signed(probes.high)}`;
+      return `  ${r.arm}: ${signed(probes.mean)} probe rollouts a run [${range}], final held-out solve rate ${interval(r.vsFrontier, true)} -> ${savingVerdict(probes, r.vsFrontier)}`;
+    });
+  const rule = `fewer probe rollouts, final rate not below the frontier's by ${pts(MARGIN)} pts`;
+  return lines.length ? [`probe saving, variant minus frontier (paired; saves: ${rule}):`, ...lines] : [];
+}
+
+const signed = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)}`;
 
 /** What is left, at the pace each held-out environment's finished runs set (none where it has no finished run yet). */
 function leftLine(left: Analysis['left']): string[] {

@@ -127,6 +127,41 @@ describe('evidence analysis', () => {
     assert.equal(three.rows[0]!.final?.thin, undefined);
   });
 
+  it('probe saving: a variant saves only with fewer probes, paired, and a final rate not below the frontier by the margin', () => {
+    const gated: Protocol = {
+      ...protocol,
+      arms: PROTOCOLS.full.arms.filter((a) => ['frontier', 'frontier-gate-model', 'frontier-gate-greso', 'frontier-no-controller'].includes(a.name)),
+    };
+    const probed = (c: CellResult, probes: number): CellResult => ({ ...c, probeRollouts: probes });
+    const results = [1, 2, 3].flatMap((s) => [
+      probed(cell('md-tokens', 'frontier', s, 0.1, 0.3), 100 + s),
+      // Level with the frontier on 60 fewer probes: saves.
+      probed(cell('md-tokens', 'frontier-gate-model', s, 0.1, 0.3 + (s - 2) / 100), 40 + s),
+      // Fewer probes, but 10 points behind: the saving is not at equal final rate.
+      probed(cell('md-tokens', 'frontier-gate-greso', s, 0.1, 0.2), 50),
+      // Ahead, on more probes: no saving.
+      probed(cell('md-tokens', 'frontier-no-controller', s, 0.1, 0.35), 200),
+    ]);
+    const a = analyse(gated, results);
+    const model = a.rows.find((r) => r.arm === 'frontier-gate-model')!;
+    assert.ok(Math.abs(model.probesVsFrontier!.mean + 60) < 1e-9, String(model.probesVsFrontier!.mean));
+    const text = renderAnalysis(gated, a, 12);
+    assert.match(text, /frontier-gate-model: -60\.0 probe rollouts a run \[-60\.0, -60\.0\], final held-out solve rate 0\.0 pts \[-1\.0, \+1\.0\] -> saves/);
+    assert.match(text, /frontier-gate-greso: -52\.0 probe rollouts a run .* -> not shown/);
+    assert.match(text, /frontier-no-controller: \+98\.0 probe rollouts a run .* -> no saving/);
+    assert.doesNotMatch(text, /  frontier: /);
+    // Two seeds: no verdict either way.
+    const two = renderAnalysis(
+      gated,
+      analyse(
+        gated,
+        results.filter((r) => r.seed < 3),
+      ),
+      12,
+    );
+    assert.match(two, /frontier-gate-model: -60\.0 probe rollouts a run \[under 3 seeds\].* -> not shown/);
+  });
+
   it("what is left: unfinished cells per held-out environment at the pace of its finished runs of each cell's curriculum", () => {
     const two: Protocol = { ...protocol, groups: [...protocol.groups, { heldOut: 'lru-cache', train: ['durations'] }] };
     const done = [
