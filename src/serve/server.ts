@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Store } from '../store/store.js';
 import { errorMessage } from '../util/errors.js';
+import { isPlainName } from '../util/names.js';
 import { packageRoot } from '../util/paths.js';
 import { RunQueries } from './runs.js';
 import { TaskQueries, type TaskFilter } from './tasks.js';
@@ -100,13 +101,26 @@ export class Dashboard {
   }
 
   private api(url: URL, req: IncomingMessage, res: ServerResponse): void {
-    const parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').slice(2).map(decodeURIComponent);
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the path is not valid percent-encoding' }));
+      return;
+    }
     const q = url.searchParams;
     const json = (body: unknown) => {
       if (body === undefined) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
     };
     const [head, name, sub, id] = parts;
+    // Run names and task ids become paths under the data directory: only plain names, never one that leads out of it.
+    if ((head === 'runs' && [name, id].some((p) => p !== undefined && !isPlainName(p))) || parts.length > 4) {
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'run names and task ids are plain names (letters, digits, ".", "_", "-")' }));
+      return;
+    }
     if (head === 'runs' && name === undefined) return json(this.runs.list());
     if (head === 'runs' && name !== undefined && sub === undefined) return json(this.runs.series(name));
     if (head === 'runs' && name !== undefined && sub === 'events') return this.stream(name, req, res);

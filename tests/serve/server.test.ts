@@ -2,6 +2,7 @@
 // assets bundled, the JSON API over the store (runs and their status, series,
 // task filters, attempts), and the event stream that wakes open pages.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startDashboard } from '../../src/cli/serve.js';
 import { Dashboard } from '../../src/serve/server.js';
@@ -16,6 +17,17 @@ describe('the dashboard server', () => {
     return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
   };
   const json = async (path: string): Promise<unknown> => JSON.parse((await get(path)).body);
+  /** The path sent as written: fetch would resolve '..' and '%2e%2e' segments itself, as browsers do, but other clients need not. */
+  const rawGet = (path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${url}${path}`, { path: `/${path}` }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
 
   before(async () => {
     f = await fixtureStore();
@@ -51,6 +63,29 @@ describe('the dashboard server', () => {
     }
     assert.equal((await get('api/nothing')).status, 404);
     assert.equal((await get('api/runs/nope')).status, 404);
+  });
+
+  it('refuses run names and task ids that are not plain names: nothing outside the data directory is read', async () => {
+    // Plain '..' segments are resolved by the URL parser before routing: they never reach a handler.
+    assert.equal((await rawGet('api/runs/..')).status, 404);
+    assert.equal((await rawGet('api/runs/a/tasks/../../../../etc')).status, 404);
+    assert.equal((await rawGet('api/runs/%2e%2e')).status, 404);
+    for (const path of [
+      'api/runs/..%2f..%2fetc',
+      'api/runs/%2fetc%2fpasswd',
+      'api/runs/a%2f..%2f..%2fruns',
+      'api/runs/.hidden',
+      'api/runs/..%2fa/tasks',
+      'api/runs/a/tasks/..%2f..%2fpolicy.json',
+      'api/runs/a/tasks/..%2f',
+      'api/runs/a/events/x/y',
+      'api/runs/%E0%A4%A',
+    ]) {
+      const r = await rawGet(path);
+      assert.equal(r.status, 400, path);
+      assert.match(r.body, /error/, path);
+    }
+    assert.equal((await get('api/runs/a')).status, 200, 'a plain name still works');
   });
 
   it('lists runs with status and progress: stopped with its reason, running while its process lives, interrupted when it died', async () => {
