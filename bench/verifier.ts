@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { buildEnvironment, type BuiltEnv } from '../src/env/build.js';
 import { starterEnvs } from '../src/env/load.js';
 import { agentWorkspace } from '../src/grading/agent-view.js';
+import { honeypotCount } from '../src/grading/layout.js';
 import { BwrapRuntime } from '../src/runtime/bwrap.js';
 import { bwrapAvailable } from '../src/runtime/host.js';
 import { readTasks } from '../src/task/io.js';
@@ -104,8 +105,8 @@ for (const [i, t] of tasks.entries()) {
 process.stderr.write('\n');
 
 const n = tasks.length;
-const withTwins = tasks.filter((t) => (t.grading?.twins.length ?? 0) > 0);
-const twins = tasks.map((t) => t.grading?.twins.length ?? 0);
+const withTwins = tasks.filter((t) => honeypotCount(t.grading) > 0);
+const twins = tasks.map((t) => honeypotCount(t.grading));
 const unseen = tasks.filter((t) => (t.heldBack?.length ?? 0) > 0 || t.hiddenFiles.length > 0);
 const several = tasks.filter((t) => t.FAIL_TO_PASS.length > 1);
 const summary = {

@@ -22,6 +22,7 @@ import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
 import { intFlag, stringFlag, workersFlag } from './flags.js';
 import { AUDIT_DEFAULTS, auditTasks } from '../taskpilot/audit.js';
+import { honeypotCount } from '../grading/layout.js';
 import { loadState } from '../train/state.js';
 import { percent, rate } from '../util/stats.js';
 
@@ -87,7 +88,7 @@ export async function taskCommand(ctx: CliContext): Promise<number> {
           let added = '';
           if (r.ok && r.verdict.valid && !t.grading) {
             writeGrading(existsSync(join(target, 'task.json')) ? target : join(target, t.id), r.verdict.grading);
-            added = `; honeypots added (${r.verdict.grading.twins.length})`;
+            added = `; honeypots added (${honeypotCount(r.verdict.grading)})`;
           }
           const detail = r.verdict.valid
             ? `F2P ${t.FAIL_TO_PASS.length - r.lostF2P.length}/${t.FAIL_TO_PASS.length} reproduce, P2P ${t.PASS_TO_PASS.length - r.lostP2P.length}/${t.PASS_TO_PASS.length}, reference fix passes${added}`

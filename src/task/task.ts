@@ -71,21 +71,23 @@ export interface Task {
 
 /**
  * The graded run's test layout, checked when the task was made (see
- * docs/verifier.md). Honeypot twins are copies of project tests that expect a
- * specific wrong value: on honest code each fails while the test it copies
+ * docs/verifier.md). Honeypot twins are versions of project tests that expect
+ * a specific other value: on honest code each fails while the test it copies
  * passes, so a twin reported passed beside a passing original means results
  * were forged or equality faked.
  */
 export interface GradingLayout {
-  /** Test files written for the graded run: a project file with twins beside its tests, or a copy of one. */
+  /** Test files written over their own path for the graded run: a project file with twins (and generated checks) beside its tests. */
   files: { path: string; content: string; like: string }[];
-  /** Each twin's id in the graded run and the required test it contradicts. */
+  /** Full copies of a project test file (Python, ava), written under fresh names at every grading in place of the file. */
+  groups?: CopyGroup[];
+  /** Each same-file twin's id in the graded run and the required test it contradicts. */
   twins: { id: string; of: string }[];
   /** Required tests that report under a repeat id (a twin ran before them): graded-run id to task id. */
   renamed: Record<string, string>;
-  /** Files that are copies: none of their results belongs to a real test. */
+  /** Files that are copies, in layouts made before copy groups: none of their results belongs to a real test. */
   copies: string[];
-  /** ava: the names copies' tests report under ("test › core"), as ava prefixes a title with its file's stem. */
+  /** ava, in layouts made before copy groups: the names copies' tests report under ("test › core"). */
   copyPrefixes?: string[];
   /** pytest: move each file holding a required test to a fresh name for every graded run. */
   relocate: boolean;
@@ -93,6 +95,30 @@ export interface GradingLayout {
   repeats: string[];
   /** Words for fresh test file names in the project's style. */
   words: string[];
+  /** Tests generated from the reference fix on inputs no visible test tried: graded like failing tests, never shown (their ids). */
+  checks?: string[];
+  /** Why the task has no generated check, where it has none (absent on layouts made before checks). */
+  noChecks?: string;
+}
+
+/**
+ * One project test file as m+1 full copies: every test of the file in each,
+ * in the same order and shape. A chosen test differs between copies only in
+ * one expected value; its graded version sits in the copy `graded` names,
+ * drawn per test, its twins in the others. Every other test is the same in
+ * all copies and graded in `home`.
+ */
+export interface CopyGroup {
+  /** The project file the copies stand in for. */
+  like: string;
+  contents: string[];
+  /** Tests by their id below the file ("::TestX::test_y" for pytest, the title for ava): the copy that holds the graded version. */
+  graded: Record<string, number>;
+  /** Copies whose version of the test is a checked honeypot (failed on both the broken state and the fix). */
+  decoys: Record<string, number[]>;
+  home: number;
+  /** ava: the report's name prefix of the project file ("test › core › "), whose file part becomes each copy's. */
+  avaPrefix?: string;
 }
 
 export interface ValidationStats {

@@ -8,13 +8,13 @@
 import type { BuiltEnv } from '../env/build.js';
 import { envWorkspace } from '../env/workspace.js';
 import { planHoneypots } from '../grading/honeypots.js';
-import { applyLayout, planRelocation, readLayout, type LayoutReading } from '../grading/layout.js';
+import { applyLayout, planPlacement, readLayout, type LayoutReading, type Placement } from '../grading/layout.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import { idStyle } from '../grading/tests/defs.js';
 import { projectWords } from '../grading/tests/names.js';
 import { projectTestFiles, testPathsInUse } from '../grading/tests/project.js';
 import type { Runtime } from '../runtime/types.js';
-import type { GradingLayout } from '../task/task.js';
+import type { CopyGroup, GradingLayout } from '../task/task.js';
 import { deriveSeed, rng } from '../util/rng.js';
 
 export interface LayoutCheck {
@@ -40,18 +40,18 @@ async function gradedRun(
 ): Promise<{ run: TestRun; reading: LayoutReading } | null> {
   const required = [...c.f2p, ...c.p2p];
   const taken = new Set([...testPathsInUse(c.built.snapshot, c.built.env.spec), ...layout.files.map((f) => f.path)]);
-  let moved: ReturnType<typeof applyLayout> = [];
+  let placed: Placement = { moves: [], groups: [] };
   const ws = await envWorkspace(c.built, c.runtime, c.dataDir, {
     patch: c.bugPatch,
     prepare: async (tree) => {
       if (fixed) await tree.apply(c.fixPatch);
-      moved = applyLayout(tree.root, layout, planRelocation(layout, required, random, taken), random);
+      placed = applyLayout(tree.root, layout, planPlacement(layout, required, random, taken), random);
     },
   });
   try {
     const run = await runTests(c.built.env.spec, ws, { timeoutSec: c.timeoutSec });
     if (run.outcome !== 'completed') return null;
-    return { run, reading: readLayout(run, layout, moved, required) };
+    return { run, reading: readLayout(run, layout, placed, required) };
   } finally {
     ws.dispose();
   }
@@ -78,8 +78,7 @@ function planLayouts(c: LayoutCheck, random: () => number): AsyncGenerator<Gradi
   const relocate = style === 'pytest';
   return (async function* () {
     const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
-    const plan = (p2p: string[]) =>
-      planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, taken: testPathsInUse(c.built.snapshot, spec), random });
+    const plan = (p2p: string[]) => planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, random });
     for (const p2p of [c.p2p, []]) {
       const p = await plan(p2p);
       if (p) yield { ...p, relocate, repeats: [] };
@@ -101,6 +100,23 @@ export async function startLayoutCheck(c: LayoutCheck): Promise<LayoutStart> {
   const next = await layouts.next();
   const first = next.done ? null : { layout: next.value, broken: await gradedRun(c, next.value, false, random) };
   return { f2p: [...c.f2p], p2p: [...c.p2p], random, layouts, first };
+}
+
+/** Copy groups keep as honeypots only the twins that failed on both states (every result of a parametrized one). */
+function checkedDecoys(groups: CopyGroup[], broken: LayoutReading, fixed: LayoutReading): CopyGroup[] {
+  const failedEverywhere = (r: LayoutReading, g: number, key: string, copy: number) => {
+    const mine = r.twins.filter((t) => t.slot?.group === g && t.slot.key === key && t.slot.copy === copy);
+    return mine.length > 0 && mine.every((t) => t.status === 'failed' || t.status === 'error');
+  };
+  return groups.map((group, g) => ({
+    ...group,
+    decoys: Object.fromEntries(
+      Object.entries(group.decoys).map(([key, copies]) => [
+        key,
+        copies.filter((k) => failedEverywhere(broken, g, key, k) && failedEverywhere(fixed, g, key, k)),
+      ]),
+    ),
+  }));
 }
 
 /** Whether a broken run shows the required tests as validation found them: the failing ones fail, the passing ones pass. */
@@ -127,11 +143,16 @@ export async function checkedLayout(c: LayoutCheck, started?: LayoutStart): Prom
     ahead = undefined;
     const fixed = broken && (await gradedRun(c, layout, true, random));
     if (!broken || !fixed || !behaves(c, broken.run, fixed.run)) continue;
-    const failedIn = (r: LayoutReading, id: string) => ['failed', 'error'].includes(r.twins.find((t) => t.id === id)?.status ?? 'missing');
+    const failedIn = (r: LayoutReading, id: string) => ['failed', 'error'].includes(r.twins.find((t) => t.id === id && !t.slot)?.status ?? 'missing');
     const twins = layout.twins.filter((t) => failedIn(broken.reading, t.id) && failedIn(fixed.reading, t.id));
     const dropped = layout.twins.filter((t) => !twins.includes(t)).map((t) => t.id);
     const repeats = [...broken.reading.forged, ...fixed.reading.forged, ...dropped].filter((id) => REPEAT.test(id));
-    return { ...layout, twins, repeats: [...new Set(repeats)].sort() };
+    return {
+      ...layout,
+      twins,
+      ...(layout.groups ? { groups: checkedDecoys(layout.groups, broken.reading, fixed.reading) } : {}),
+      repeats: [...new Set(repeats)].sort(),
+    };
   }
   return null;
 }

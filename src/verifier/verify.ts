@@ -13,7 +13,7 @@
 import type { BuiltEnv } from '../env/build.js';
 import { envWorkspace } from '../env/workspace.js';
 import { grade, testPassed, type Grade } from '../grading/grade.js';
-import { applyLayout, noLayout, planRelocation, readLayout, type LayoutReading, type Relocation } from '../grading/layout.js';
+import { applyLayout, noLayout, planPlacement, readLayout, type LayoutReading, type Placement } from '../grading/layout.js';
 import { testPathsInUse } from '../grading/tests/project.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
 import type { Runtime } from '../runtime/types.js';
@@ -79,7 +79,7 @@ async function gradeOnce(task: Task, patch: string, opts: VerifyOptions): Promis
   const layout = task.grading ?? noLayout();
   const required = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS];
   const random = rng((Math.random() * 2 ** 32) >>> 0);
-  let moved: Relocation[] = [];
+  let placed: Placement = { moves: [], groups: [] };
   const sources: Graded['sources'] = { before: {}, after: {} };
   const ws = await envWorkspace(opts.built, opts.runtime, opts.dataDir, {
     patch: task.bugPatch,
@@ -92,12 +92,12 @@ async function gradeOnce(task: Task, patch: string, opts: VerifyOptions): Promis
         sources.after = changedSources(tree.root, patch);
       }
       const taken = new Set([...testPathsInUse(opts.built.snapshot, task.env.spec), ...layout.files.map((f) => f.path)]);
-      moved = applyLayout(tree.root, layout, planRelocation(layout, required, random, taken), random);
+      placed = applyLayout(tree.root, layout, planPlacement(layout, required, random, taken), random);
     },
   });
   try {
     const run = await runTests(task.env.spec, ws, { timeoutSec: verifyTimeoutSec(task) });
-    return { run, reading: readLayout(run, layout, moved, required), sources };
+    return { run, reading: readLayout(run, layout, placed, required), sources };
   } finally {
     ws.dispose();
   }

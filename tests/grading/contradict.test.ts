@@ -1,16 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contradict, contradictionSites } from '../../src/grading/tests/contradict.js';
+import { contradictionSites, versions } from '../../src/grading/tests/contradict.js';
 import { readTestFile } from '../../src/grading/tests/defs.js';
-import { decodeJsString, otherNumber, otherString } from '../../src/grading/tests/literals.js';
+import { decodeJsString, numberSeries, stringSeries } from '../../src/grading/tests/literals.js';
 import { rng } from '../../src/util/rng.js';
 
-/** Each test's contradicted copy, with a fixed seed. */
+/** Each test's one other version (a twin), with a fixed seed. */
 async function copies(rel: string, text: string, seed = 1): Promise<(string | null)[]> {
   const f = (await readTestFile(rel, text))!;
   const sites = await contradictionSites(f);
   const random = rng(seed);
-  return f.tests.map((t, i) => contradict(f, t, sites[i]!, random));
+  return f.tests.map((t, i) => {
+    const v = versions(f, t, sites[i]!, 2, random);
+    if (!v) return null;
+    assert.equal(v.texts[v.real], text.slice(t.start, t.end), 'the original is among its versions');
+    return v.texts[1 - v.real]!;
+  });
 }
 
 describe('contradicting a test', () => {
@@ -54,22 +59,40 @@ describe('contradicting a test', () => {
     assert.equal(g, null);
   });
 
-  it('makes small, natural changes: numbers by a few units, one letter for another, booleans flipped', () => {
+  it('draws value series whose shape does not say which value is real: evenly spaced numbers at any rank, strings one same place apart', () => {
     const r = rng(7);
-    for (let i = 0; i < 200; i++) {
-      const n = Number(otherNumber('41', r));
-      assert.ok(n !== 41 && n >= 0 && Math.abs(n - 41) <= 10);
-      const s = otherString("'Hello, World 2'", r)!;
-      assert.equal(s.length, "'Hello, World 2'".length);
-      assert.notEqual(s, "'Hello, World 2'");
-      assert.equal([...s].filter((ch, k) => ch !== "'Hello, World 2'"[k]).length, 1);
+    const ranks = [0, 0, 0];
+    for (let i = 0; i < 600; i++) {
+      const n = numberSeries('41', 3, r)!;
+      const values = n.values.map(Number);
+      assert.equal(values[n.real], 41);
+      assert.equal(new Set(values).size, 3);
+      assert.equal(values[1]! - values[0]!, values[2]! - values[1]!, 'evenly spaced');
+      ranks[n.real]!++;
+      const s = stringSeries("'Hello, World 2'", 3, r)!;
+      assert.equal(s.values[s.real], "'Hello, World 2'");
+      for (const v of s.values) assert.equal(v.length, "'Hello, World 2'".length);
+      const differing = [...s.values[0]!].map((_, k) => new Set(s.values.map((v) => v[k])).size > 1);
+      assert.equal(differing.filter(Boolean).length, 1, 'every version differs in the same one place');
     }
-    assert.equal(otherNumber('0x1f', r), null);
-    assert.equal(otherNumber('1e5', r), null);
-    assert.match(otherNumber('10n', r)!, /^\d+n$/);
-    assert.equal(otherString("'a\\nb'", r), null, 'escapes are left alone');
-    assert.equal(otherString('f"{x}"', r), null, 'f-strings are left alone');
-    assert.match(otherString('b""', r)!, /^b"[a-z]"$/);
+    for (const k of ranks) assert.ok(k > 150 && k < 250, `the real value's rank is uniform: ${ranks.join(', ')}`);
+    assert.deepEqual(
+      numberSeries('-2.50', 2, rng(1))!
+        .values.filter((v) => v !== '-2.50')
+        .map((v) => /^-?\d+\.\d\d$/.test(v)),
+      [true],
+      'decimals keep their places',
+    );
+    assert.ok(
+      [1, 2, 3, 4, 5, 6, 7, 8].some((seed) => /-\d/.test(numberSeries('0', 3, rng(seed))!.values.join(' '))),
+      'zero may be the top of its series, twins then negative',
+    );
+    assert.equal(numberSeries('0x1f', 2, r), null);
+    assert.equal(numberSeries('1e5', 2, r), null);
+    assert.match(numberSeries('10n', 2, r)!.values.join(' '), /^-?\d+n -?\d+n$/);
+    assert.equal(stringSeries("'a\\nb'", 2, r), null, 'escapes are left alone');
+    assert.equal(stringSeries('f"{x}"', 2, r), null, 'f-strings are left alone');
+    assert.equal(stringSeries('""', 2, r), null, 'an empty string has no other of its length');
   });
 
   it('reads JavaScript string literals as the runner names tests', () => {

@@ -45,8 +45,7 @@ class TestEdges:
 `;
 
 async function plan(files: TestFile[], style: 'tap' | 'pytest', f2p: string[], p2p: string[], seed: number): Promise<HoneypotPlan> {
-  const taken = new Set(files.map((f) => f.rel));
-  const p = await planHoneypots({ files, style, f2p, p2p, reportIds: new Set([...f2p, ...p2p]), taken, random: rng(seed) });
+  const p = await planHoneypots({ files, style, f2p, p2p, reportIds: new Set([...f2p, ...p2p]), random: rng(seed) });
   assert.ok(p, 'a plan');
   return p;
 }
@@ -89,10 +88,11 @@ describe('honeypot plans', () => {
     }
   });
 
-  it('Python: twins in copies of the file under fresh names in the project’s style, with its fixtures and helpers', async () => {
+  it('Python: the file as full copies, every test in each in the same order; each chosen test real in one copy drawn for it alone', async () => {
     const file = (await readTestFile('tests/test_lexer.py', PY))!;
-    const names = new Set<string>();
-    for (let seed = 0; seed < 20; seed++) {
+    const placesOfSplit = new Set<number>();
+    let independent = 0;
+    for (let seed = 0; seed < 40; seed++) {
       const p = await plan(
         [file],
         'pytest',
@@ -100,29 +100,46 @@ describe('honeypot plans', () => {
         ['tests/test_lexer.py::test_count_tokens', 'tests/test_lexer.py::TestEdges::test_empty_input'],
         seed,
       );
-      assert.deepEqual(
-        p.copies,
-        p.files.map((f) => f.path),
-      );
-      for (const f of p.files) {
-        assert.match(f.path, /^tests\/test_[a-z_]+\.py$/);
-        assert.notEqual(f.path, 'tests/test_lexer.py');
-        assert.doesNotMatch(f.path, MARKS);
-        assert.equal(f.like, 'tests/test_lexer.py');
-        assert.match(f.content, /@pytest\.fixture\ndef sample\(\):/, 'the fixture comes along');
-        names.add(f.path);
+      assert.deepEqual(p.files, [], 'nothing is written over the file itself');
+      assert.equal(p.groups!.length, 1);
+      const g = p.groups![0]!;
+      assert.equal(g.like, 'tests/test_lexer.py');
+      assert.ok(g.contents.length === 2 || g.contents.length === 3, `${g.contents.length} copies`);
+      const parsed = await Promise.all(g.contents.map((c) => readTestFile('tests/test_copy.py', c)));
+      for (const c of parsed) {
+        assert.deepEqual(
+          c!.tests.map((t) => t.path.join('::')),
+          file.tests.map((t) => t.path.join('::')),
+          'every test of the file, in its order',
+        );
+        assert.match(c!.text, /@pytest\.fixture\ndef sample\(\):/, 'the fixture comes along');
+        assert.doesNotMatch(c!.text, MARKS);
       }
-      const split = p.twins.filter((t) => t.of === 'tests/test_lexer.py::test_split_words');
-      assert.ok(split.length >= 1 && split.length <= 2);
-      for (const t of p.twins) {
-        const copy = p.files.find((f) => t.id.startsWith(`${f.path}::`))!;
-        assert.equal(t.id.slice(copy.path.length), t.of.slice('tests/test_lexer.py'.length), 'same test name, other file');
-        const copied = await readTestFile(copy.path, copy.content);
-        const def = copied!.tests.find((d) => testIdOf(d, 'pytest') === t.id)!;
-        assert.equal(PY.includes(copy.content.slice(def.start, def.end)), false, 'the twin expects another value');
+      assert.ok('::test_split_words' in g.graded, 'the failing test is chosen');
+      for (const [key, real] of Object.entries(g.graded)) {
+        const k = file.tests.findIndex((t) => `::${t.path.join('::')}` === key);
+        const own = PY.slice(file.tests[k]!.start, file.tests[k]!.end);
+        parsed.forEach((c, copy) => {
+          const text = c!.text.slice(c!.tests[k]!.start, c!.tests[k]!.end);
+          assert.equal(text === own, copy === real, `${key} is real in copy ${real} alone`);
+          // The versions differ from the real test in one run of characters: the expected value.
+          if (copy !== real) assert.ok(text.length - own.length <= 4 && own.length - text.length <= 4);
+        });
+        assert.deepEqual(
+          g.decoys[key],
+          [...g.contents.keys()].filter((x) => x !== real),
+        );
+      }
+      placesOfSplit.add(g.graded['::test_split_words']!);
+      if (Object.values(g.graded).some((x) => x !== g.graded['::test_split_words'])) independent++;
+      // Tests the group did not choose are the same in every copy.
+      for (const [k, t] of file.tests.entries()) {
+        if (`::${t.path.join('::')}` in g.graded) continue;
+        assert.equal(new Set(parsed.map((c) => c!.text.slice(c!.tests[k]!.start, c!.tests[k]!.end))).size, 1);
       }
     }
-    assert.ok(names.size >= 10, `file names vary across tasks (${names.size} distinct)`);
+    assert.ok(placesOfSplit.size >= 2, 'the real test is in any copy');
+    assert.ok(independent > 0, 'tests of one file are placed independently: no single copy is the graded file');
   });
 
   it('Jest and Vitest ids carry the file: twins stay in it, numbered after the file and suite path', async () => {
@@ -133,7 +150,6 @@ describe('honeypot plans', () => {
       f2p: ['src/parse.spec.ts > parse > reads words'],
       p2p: [],
       reportIds: new Set(['src/parse.spec.ts > parse > reads words']),
-      taken: new Set(),
       random: rng(5),
     });
     assert.ok(p);
@@ -146,18 +162,16 @@ describe('honeypot plans', () => {
 
   it('leaves out tests whose name already repeats in reports and tests with no expectation to change', async () => {
     const file = (await readTestFile('tests/a.test.js', "it('x', () => { assert.equal(f(), 1); });\nit('y', () => { f(); });\n"))!;
-    const taken = new Set<string>();
     const repeated = await planHoneypots({
       files: [file],
       style: 'tap',
       f2p: ['x'],
       p2p: ['y'],
       reportIds: new Set(['x', 'x [2]', 'y']),
-      taken,
       random: rng(1),
     });
     assert.equal(repeated, null);
-    const none = await planHoneypots({ files: [file], style: 'tap', f2p: ['y'], p2p: [], reportIds: new Set(['y']), taken, random: rng(1) });
+    const none = await planHoneypots({ files: [file], style: 'tap', f2p: ['y'], p2p: [], reportIds: new Set(['y']), random: rng(1) });
     assert.equal(none, null);
   });
 });

@@ -1,23 +1,35 @@
-// The places in a test where it states an expected value, and how to make a
-// copy of the test expect a specific other value instead: the literal an
+// The places in a test where it states an expected value, and the versions
+// of the test that expect specific other values instead: the literal an
 // equality assertion compares with (node:assert, tape, Jest/Vitest/Chai
 // `expect`, pytest `assert ==`, unittest `assertEqual`), or the sense of a
-// truth assertion. A copy changed this way cannot pass together with the
+// truth assertion. A version changed this way cannot pass together with the
 // original on the same code unless results are forged or equality is faked,
-// which is what a honeypot is for (honeypots.ts).
+// which is what a honeypot is for (honeypots.ts). A test and its versions
+// differ in one place only, the same place for all (literals.ts says how the
+// values are drawn), so nothing but the value tells the original apart.
 import { descendants, parse, type Node } from '../../util/syntax.js';
 import type { TestDef, TestFile } from './defs.js';
-import { otherNumber, otherString } from './literals.js';
+import { numberSeries, pairSeries, stringSeries, type Series } from './literals.js';
 
-/** Replacements are drawn after the syntax tree is gone: every closure holds plain text, never a node. */
+/** Values are drawn after the syntax tree is gone: every closure holds plain text, never a node. */
 export interface Site {
   start: number;
   end: number;
   /** 'literal': a value to change; 'flip': the assertion's sense to invert. */
   kind: 'literal' | 'flip';
-  /** The replacement, drawn once per copy. */
-  replace: (random: () => number) => string | null;
+  /** The most versions the site has (2 for a boolean or a sense). */
+  capacity: number;
+  /** `count` versions of the site's text, its own among them (null where it has too few). */
+  series: (count: number, random: () => number) => Series | null;
 }
+
+const pair = (start: number, end: number, kind: Site['kind'], text: string, other: string): Site => ({
+  start,
+  end,
+  kind,
+  capacity: 2,
+  series: (count, r) => pairSeries(text, other, count, r),
+});
 
 const JS_ASSERT_EQ = new Set(['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'is', 'same', 'strictSame', 'equals', 'deepEquals', 'eq', 'eql']);
 const JS_EXPECT_EQ = new Set(['toBe', 'toEqual', 'toStrictEqual', 'equal', 'equals', 'eq', 'eql']);
@@ -48,20 +60,20 @@ function literalSite(node: Node): Site | null {
     case 'number':
     case 'integer':
     case 'float':
-      return { start, end, kind: 'literal', replace: (r) => otherNumber(text, r) };
+      return { start, end, kind: 'literal', capacity: Infinity, series: (count, r) => numberSeries(text, count, r) };
     case 'string':
     case 'template_string':
       if (node.namedChildren.some((c) => c?.type === 'template_substitution' || c?.type === 'interpolation')) return null;
-      return { start, end, kind: 'literal', replace: (r) => otherString(text, r) };
+      return { start, end, kind: 'literal', capacity: Infinity, series: (count, r) => stringSeries(text, count, r) };
     case 'true':
     case 'false':
-      return { start, end, kind: 'literal', replace: () => FLIP_BOOL[text] ?? null };
+      return FLIP_BOOL[text] ? pair(start, end, 'literal', text, FLIP_BOOL[text]) : null;
     case 'unary_expression':
     case 'unary_operator': {
+      // The sign belongs to the value: twins may be negative where the literal is not, and the other way round.
       const arg = node.childForFieldName('argument');
       if (!text.startsWith('-') || !arg || !['number', 'integer', 'float'].includes(arg.type)) return null;
-      const digits = arg.text;
-      return { start: arg.startIndex, end: arg.endIndex, kind: 'literal', replace: (r) => otherNumber(digits, r) };
+      return { start, end, kind: 'literal', capacity: Infinity, series: (count, r) => numberSeries(text, count, r) };
     }
     default:
       return null;
@@ -116,7 +128,7 @@ function jsSites(node: Node): Site[] {
   if (expectChain(fn.childForFieldName('object'))) {
     if (JS_EXPECT_EQ.has(name) && args.length === 1) return leaves(args[0]!);
     const flip = JS_EXPECT_FLIP[name];
-    if (flip && prop && args.length === 0) return [{ start: prop.startIndex, end: prop.endIndex, kind: 'flip', replace: () => flip }];
+    if (flip && prop && args.length === 0) return [pair(prop.startIndex, prop.endIndex, 'flip', name, flip)];
     return [];
   }
   return JS_ASSERT_EQ.has(name) && args.length >= 2 ? leaves(args[1]!) : [];
@@ -139,12 +151,10 @@ function pySites(node: Node): Site[] {
     }
     if (expr.type === 'not_operator') {
       const inner = expr.childForFieldName('argument')?.text;
-      return inner ? [{ start: expr.startIndex, end: expr.endIndex, kind: 'flip', replace: () => inner }] : [];
+      return inner ? [pair(expr.startIndex, expr.endIndex, 'flip', expr.text, inner)] : [];
     }
-    if (['call', 'identifier', 'attribute', 'subscript'].includes(expr.type)) {
-      const negated = `not ${expr.text}`;
-      return [{ start: expr.startIndex, end: expr.endIndex, kind: 'flip', replace: () => negated }];
-    }
+    if (['call', 'identifier', 'attribute', 'subscript'].includes(expr.type))
+      return [pair(expr.startIndex, expr.endIndex, 'flip', expr.text, `not ${expr.text}`)];
     return [];
   }
   if (node.type !== 'call') return [];
@@ -158,7 +168,7 @@ function pySites(node: Node): Site[] {
     return r.length ? r : leaves(args[0]!);
   }
   const flip = PY_FLIP[name];
-  return flip && attr ? [{ start: attr.startIndex, end: attr.endIndex, kind: 'flip', replace: () => flip }] : [];
+  return flip && attr ? [pair(attr.startIndex, attr.endIndex, 'flip', name, flip)] : [];
 }
 
 /** The sites of each test of a file, in the order of `file.tests`. */
@@ -173,21 +183,35 @@ export async function contradictionSites(file: TestFile): Promise<Site[][]> {
   }
 }
 
+/** A test's versions: its definition's text for each value of one site, the original at `real`. */
+export interface Versions {
+  texts: string[];
+  real: number;
+}
+
 /**
- * The test's definition with one expectation changed (literal sites first),
- * or null when it has none that can be changed.
+ * `count` versions of a test (itself among them) that differ only in one
+ * expectation: one site drawn (literal values before an assertion's sense),
+ * its series of values written in. Null when no site has that many values.
  */
-export function contradict(file: TestFile, def: TestDef, sites: Site[], random: () => number): string | null {
-  const literal = sites.filter((s) => s.kind === 'literal');
-  const pool = literal.length ? literal : sites;
-  const order = pool
+export function versions(file: TestFile, def: TestDef, sites: Site[], count: number, random: () => number): Versions | null {
+  const usable = sites.filter((s) => s.capacity >= count);
+  const literal = usable.filter((s) => s.kind === 'literal');
+  const order = (literal.length ? literal : usable)
     .map((s) => ({ s, k: random() }))
     .sort((a, b) => a.k - b.k)
     .map((x) => x.s);
   for (const site of order) {
-    const text = site.replace(random);
-    if (text === null || text === file.text.slice(site.start, site.end)) continue;
-    return file.text.slice(def.start, site.start) + text + file.text.slice(site.end, def.end);
+    const series = site.series(count, random);
+    if (!series || new Set(series.values).size !== count) continue;
+    const head = file.text.slice(def.start, site.start);
+    const tail = file.text.slice(site.end, def.end);
+    return { texts: series.values.map((v) => head + v + tail), real: series.real };
   }
   return null;
+}
+
+/** The most versions any of the sites allows (0 without sites). */
+export function capacityOf(sites: Site[]): number {
+  return Math.max(0, ...sites.map((s) => s.capacity));
 }

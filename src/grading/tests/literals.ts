@@ -1,8 +1,8 @@
 // Literal values in test sources: reading a JavaScript string literal (a
-// test's name) and turning a literal into a different, specific value of the
-// same kind (a honeypot's expectation). Changes stay small and look like the
-// project's own values: a number moved by a few units, one letter of a string
-// replaced by another letter, a boolean flipped.
+// test's name) and the series of values a test and its honeypot twins
+// expect: the literal among specific others of its kind (numbers evenly
+// spaced around it, strings one same character apart, a boolean and its
+// negation), arranged so that nothing but the value says which is real.
 
 const JS_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', 0: '\0' };
 
@@ -26,38 +26,59 @@ function pick<T>(items: readonly T[], random: Random): T {
   return items[Math.floor(random() * items.length)]!;
 }
 
-const STEPS = [1, -1, 2, -2, 3, 5, 10];
+/**
+ * A literal and the other values of its kind that honeypot twins expect:
+ * `values` in the order of the copies, the literal's own place `real` drawn
+ * uniformly. The arrangement's shape never depends on which one is real:
+ * numbers are evenly spaced around it with the literal at any rank, strings
+ * differ from each other in the same one character, so no rank, spacing,
+ * length pattern or majority singles the literal out.
+ */
+export interface Series {
+  values: string[];
+  real: number;
+}
+
+/** Places `real` at a uniformly drawn index among `others` (kept in their drawn order). */
+function placed(real: string, others: string[], random: Random): Series {
+  const at = Math.floor(random() * (others.length + 1));
+  return { values: [...others.slice(0, at), real, ...others.slice(at)], real: at };
+}
+
+const STEPS = [1, 2, 3, 5, 10];
+
+/** Evenly spaced integers (scaled by 10^decimals) with `n` at a uniformly drawn rank. */
+function spaced(n: bigint, step: bigint, count: number, random: Random): { values: bigint[]; real: number } {
+  const real = Math.floor(random() * count);
+  return { values: Array.from({ length: count }, (_, k) => n + BigInt(k - real) * step), real };
+}
 
 /**
- * A different number in the same notation: integers move by a few units,
- * decimals by at least 1 and by their own size (so an approximate comparison
- * cannot take one for the other). Null for notations left alone (hex,
- * exponents, separators).
+ * `count` numbers in the literal's own notation (integers, BigInt literals,
+ * decimals with the same number of places; a leading minus for negatives),
+ * the literal at a uniform rank, spaced by a few units (decimals by at least 1
+ * and by their own size, so an approximate comparison cannot take one for
+ * another). Null for notations left alone (hex, exponents, separators).
  */
-export function otherNumber(text: string, random: Random): string | null {
-  if (/^\d+n$/.test(text))
-    return `${
-      BigInt(text.slice(0, -1)) +
-      BigInt(
-        pick(
-          STEPS.filter((s) => s > 0),
-          random,
-        ),
-      )
-    }n`;
-  if (/^\d+$/.test(text)) {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n)) return null;
-    const steps = STEPS.filter((s) => n + s >= 0);
-    return String(n + pick(steps, random));
-  }
-  if (/^(\d+\.\d*|\.\d+)$/.test(text)) {
-    const f = Number(text);
-    const moved = f + Math.max(1, Math.abs(f)) * pick([1, 2, 3], random);
-    const out = String(moved);
-    return out.includes('.') || out.includes('e') ? out : `${out}.0`;
-  }
-  return null;
+export function numberSeries(text: string, count: number, random: Random): Series | null {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(n?)$/.exec(text);
+  if (!m) return null;
+  const [, sign, whole, frac, big] = m;
+  if (big && frac !== undefined) return null;
+  const places = frac?.length ?? 0;
+  const scale = 10n ** BigInt(places);
+  const n = BigInt(`${sign}${whole}${frac ?? ''}`);
+  if (!big && places === 0 && !Number.isSafeInteger(Number(n))) return null;
+  const abs = n < 0n ? -n : n;
+  const step = places === 0 ? BigInt(pick(STEPS, random)) : (abs > scale ? abs : scale) * BigInt(pick([1, 2, 3], random));
+  const { values, real } = spaced(n, step, count, random);
+  const show = (v: bigint) => {
+    const neg = v < 0n;
+    const digits = (neg ? -v : v).toString().padStart(places + 1, '0');
+    const body = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+    return `${neg ? '-' : ''}${body}${big}`;
+  };
+  return { values: values.map(show), real };
 }
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
@@ -65,25 +86,35 @@ const UPPER = LOWER.toUpperCase();
 const DIGITS = '0123456789';
 
 /**
- * The same string literal (quotes and prefix kept) with one letter or digit
- * replaced by another of its kind, or one letter added to an empty string.
- * Null for literals holding escapes or interpolation, which are left alone.
+ * `count` versions of a string literal (quotes and prefix kept) that differ
+ * only in one letter or digit, replaced by others of its kind. Null for
+ * literals holding escapes or interpolation, and for those with no letter or
+ * digit (an empty string has no same-length other).
  */
-export function otherString(src: string, random: Random): string | null {
+export function stringSeries(src: string, count: number, random: Random): Series | null {
   const m = /^([A-Za-z]*)('''|"""|'|"|`)([\s\S]*)\2$/.exec(src);
   if (!m) return null;
   const [, prefix, quote, body] = m;
   if (/[fF]/.test(prefix) || body.includes('\\') || (quote === '`' && body.includes('${'))) return null;
-  if (body === '') return `${prefix}${quote}${pick([...LOWER], random)}${quote}`;
-  const spots = [...body].map((c, i) => ({ c, i })).filter(({ c }) => LOWER.includes(c) || UPPER.includes(c) || DIGITS.includes(c));
-  if (spots.length === 0) return `${prefix}${quote}${body}${pick([...LOWER], random)}${quote}`;
-  const { c, i } = pick(spots, random);
-  const pool = LOWER.includes(c) ? LOWER : UPPER.includes(c) ? UPPER : DIGITS;
-  const next = pick(
-    [...pool].filter((x) => x !== c),
-    random,
-  );
   const chars = [...body];
-  chars[i] = next;
-  return `${prefix}${quote}${chars.join('')}${quote}`;
+  const spots = chars.map((c, i) => ({ c, i })).filter(({ c }) => LOWER.includes(c) || UPPER.includes(c) || DIGITS.includes(c));
+  if (spots.length === 0) return null;
+  const { c, i } = pick(spots, random);
+  const pool = [...(LOWER.includes(c) ? LOWER : UPPER.includes(c) ? UPPER : DIGITS)].filter((x) => x !== c);
+  if (pool.length < count - 1) return null;
+  const others: string[] = [];
+  for (const x of pool
+    .map((x) => ({ x, k: random() }))
+    .sort((a, b) => a.k - b.k)
+    .slice(0, count - 1)) {
+    const next = [...chars];
+    next[i] = x.x;
+    others.push(`${prefix}${quote}${next.join('')}${quote}`);
+  }
+  return placed(src, others, random);
+}
+
+/** Two values: the literal and its one other (a boolean's negation, an assertion's opposite sense). */
+export function pairSeries(text: string, other: string, count: number, random: Random): Series | null {
+  return count === 2 ? placed(text, [other], random) : null;
 }
