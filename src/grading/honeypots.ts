@@ -31,9 +31,17 @@ export interface HoneypotInput {
   /** Ids a clean run reported: a test whose name already repeats is left alone. */
   reportIds: ReadonlySet<string>;
   random: () => number;
+  /** Values a test's twins must not expect, by testKey: where an earlier draw's twin expected the broken code's own output. */
+  avoid?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-export type HoneypotPlan = Omit<GradingLayout, 'relocate' | 'repeats'>;
+/** A twin's test (testKey) and the value it expects, by the twin's id (same-file) or "group:key:copy". */
+export type TwinValues = Record<string, { test: string; value: string }>;
+
+export type HoneypotPlan = Omit<GradingLayout, 'relocate' | 'repeats'> & { values?: TwinValues };
+
+/** A test definition's identity across draws: its file and path. */
+export const testKey = (def: TestDef): string => [def.file, ...def.path].join('\0');
 
 /** Every twin is at most this many, so graded runs stay close to the suite's own time. */
 export const MAX_TWINS = 16;
@@ -88,11 +96,12 @@ function choose(all: Unit[], random: () => number): Unit[] {
 const occurrence = (id: string, n: number) => (n === 0 ? id : `${id} [${n + 1}]`);
 
 /** JavaScript: each chosen test's versions side by side in its own file, the real one at its drawn rank. */
-function sameFileTwins(file: TestFile, chosen: Unit[], style: IdStyle, budget: { left: number }, random: () => number, plan: HoneypotPlan): void {
+function sameFileTwins(file: TestFile, chosen: Unit[], input: HoneypotInput, budget: { left: number }, plan: HoneypotPlan): void {
+  const { style, random } = input;
   const edits = new Map<TestDef, string>();
   for (const u of chosen) {
     const twins = Math.min(budget.left, Math.min(capacityOf(u.sites) - 1, random() < 0.5 ? 1 : 2));
-    const v = twins > 0 ? versions(file, u.def, u.sites, twins + 1, random) : null;
+    const v = twins > 0 ? versions(file, u.def, u.sites, twins + 1, random, input.avoid?.get(testKey(u.def))) : null;
     if (!v) continue;
     budget.left -= twins;
     edits.set(u.def, v.texts.join(`\n${u.def.indent}`));
@@ -101,7 +110,10 @@ function sameFileTwins(file: TestFile, chosen: Unit[], style: IdStyle, budget: {
     for (let n = 0; n < v.texts.length; n++) {
       if (n === v.real) {
         if (n > 0) plan.renamed[occurrence(id, n)] = id;
-      } else plan.twins.push({ id: occurrence(id, n), of: id });
+      } else {
+        plan.twins.push({ id: occurrence(id, n), of: id });
+        plan.values![occurrence(id, n)] = { test: testKey(u.def), value: v.values[n]! };
+      }
     }
   }
   if (edits.size) plan.files.push({ path: file.rel, content: editTests(file, edits), like: file.rel });
@@ -118,18 +130,27 @@ export function keyOf(def: TestDef, style: IdStyle): string {
  * is the same in every copy. m is 1 or 2, at most what every failing test's
  * expectation allows; a passing test whose expectation allows fewer is not chosen.
  */
-function copyGroup(file: TestFile, chosen: Unit[], style: IdStyle, budget: { left: number }, random: () => number): CopyGroup | null {
+function copyGroup(
+  file: TestFile,
+  chosen: Unit[],
+  style: IdStyle,
+  budget: { left: number },
+  input: HoneypotInput,
+  values: (key: string, copy: number, twin: { test: string; value: string }) => void,
+): CopyGroup | null {
+  const random = input.random;
   const failingCap = Math.min(...chosen.filter((u) => u.failing).map((u) => capacityOf(u.sites) - 1));
   const m = Math.min(random() < 0.5 ? 1 : 2, failingCap);
   const edits = Array.from({ length: m + 1 }, () => new Map<TestDef, string>());
   const group: CopyGroup = { like: file.rel, contents: [], graded: {}, decoys: {}, home: Math.floor(random() * (m + 1)) };
   for (const u of chosen) {
     if (budget.left < m) break;
-    const v = capacityOf(u.sites) > m ? versions(file, u.def, u.sites, m + 1, random) : null;
+    const v = capacityOf(u.sites) > m ? versions(file, u.def, u.sites, m + 1, random, input.avoid?.get(testKey(u.def))) : null;
     if (!v) continue;
     budget.left -= m;
     v.texts.forEach((text, k) => edits[k]!.set(u.def, text));
     const key = keyOf(u.def, style);
+    v.values.forEach((value, k) => k !== v.real && values(key, k, { test: testKey(u.def), value }));
     group.graded[key] = v.real;
     group.decoys[key] = v.texts.map((_, k) => k).filter((k) => k !== v.real);
   }
@@ -143,7 +164,7 @@ const AVA_SEP = ' \u203a ';
 /** The honeypots for a task's required tests, or null when none of them can carry one. */
 export async function planHoneypots(input: HoneypotInput): Promise<HoneypotPlan | null> {
   const chosen = choose(await units(input), input.random);
-  const plan: HoneypotPlan = { files: [], twins: [], renamed: {}, copies: [], groups: [], words: projectWords(input.files) };
+  const plan: HoneypotPlan = { files: [], twins: [], renamed: {}, copies: [], groups: [], words: projectWords(input.files), values: {} };
   const budget = { left: MAX_TWINS };
   for (const file of input.files) {
     const here = chosen.filter((u) => u.file === file);
@@ -151,12 +172,13 @@ export async function planHoneypots(input: HoneypotInput): Promise<HoneypotPlan 
     const ava = file.lang !== 'python' && here.every((u) => u.def.path.length === 1 && u.ids.every((id) => id.endsWith(`${AVA_SEP}${u.def.path[0]}`)));
     if (file.lang === 'python' || ava) {
       const style = ava ? 'jest' : input.style;
-      const group = copyGroup(file, here, style, budget, input.random);
+      const g = plan.groups!.length;
+      const group = copyGroup(file, here, style, budget, input, (key, copy, twin) => (plan.values![`${g}:${key}:${copy}`] = twin));
       if (!group) continue;
       // ava names a test by its file's stem and title: the stem is the copy's at grading time.
       if (ava) group.avaPrefix = here[0]!.ids[0]!.slice(0, -here[0]!.def.path[0]!.length);
       plan.groups!.push(group);
-    } else sameFileTwins(file, here, input.style, budget, input.random, plan);
+    } else sameFileTwins(file, here, input, budget, plan);
   }
   return plan.twins.length || plan.groups!.length ? plan : null;
 }

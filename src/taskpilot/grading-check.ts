@@ -1,21 +1,22 @@
-// A new task's graded layout (honeypot twins, moved pytest files), checked
-// before the task keeps it: the graded run is made on the broken state and on
-// the reference fix, every required test must behave there as validation
-// found (a twin that disturbs a real test costs the layout), and only twins
-// that fail in both runs stay honeypots. A twin that passed in either run
-// (its changed expectation is never reached) stays in its file as an ordinary
-// test, its id among the repeats honest runs report.
+// A new task's graded layout (honeypot twins, moved pytest files, checks
+// generated from the reference fix), checked before the task keeps it: the
+// graded run is made on the broken state and on the reference fix, every
+// required test must behave there as validation found (a twin or check that
+// disturbs a real test costs the layout), only twins that fail in both runs
+// stay honeypots, and only checks that fail on the broken state and pass on
+// the fix are graded. A twin that passed in either run (its changed
+// expectation is never reached) stays in its file as an ordinary test, its id
+// among the repeats honest runs report.
 import type { BuiltEnv } from '../env/build.js';
 import { envWorkspace } from '../env/workspace.js';
-import { planHoneypots } from '../grading/honeypots.js';
+import { groupPrefix } from '../grading/copies.js';
 import { applyLayout, planPlacement, readLayout, type LayoutReading, type Placement } from '../grading/layout.js';
 import { runTests, type TestRun } from '../grading/testrun.js';
-import { idStyle } from '../grading/tests/defs.js';
-import { projectWords } from '../grading/tests/names.js';
-import { projectTestFiles, testPathsInUse } from '../grading/tests/project.js';
+import { testPathsInUse } from '../grading/tests/project.js';
 import type { Runtime } from '../runtime/types.js';
 import type { CopyGroup, GradingLayout } from '../task/task.js';
 import { deriveSeed, rng } from '../util/rng.js';
+import { planLayouts, type Avoid, type LayoutPlan } from './layouts.js';
 
 export interface LayoutCheck {
   built: BuiltEnv;
@@ -67,24 +68,8 @@ export interface LayoutStart {
   f2p: readonly string[];
   p2p: readonly string[];
   random: () => number;
-  layouts: AsyncGenerator<GradingLayout>;
-  first: { layout: GradingLayout; broken: { run: TestRun; reading: LayoutReading } | null } | null;
-}
-
-/** The layouts to try, in order: honeypots first; where they disturb the suite, twins of the failing tests alone; then the moves alone (pytest). */
-function planLayouts(c: LayoutCheck, random: () => number): AsyncGenerator<GradingLayout> {
-  const spec = c.built.env.spec;
-  const style = idStyle(spec.test.report.format, spec.language);
-  const relocate = style === 'pytest';
-  return (async function* () {
-    const files = await projectTestFiles(c.built.snapshot, spec, [...c.f2p, ...c.p2p]);
-    const plan = (p2p: string[]) => planHoneypots({ files, style, f2p: c.f2p, p2p, reportIds: c.reportIds, random });
-    for (const p2p of [c.p2p, []]) {
-      const p = await plan(p2p);
-      if (p) yield { ...p, relocate, repeats: [] };
-    }
-    if (relocate) yield { files: [], twins: [], renamed: {}, copies: [], relocate, repeats: [], words: projectWords(files) };
-  })();
+  layouts: AsyncGenerator<LayoutPlan>;
+  first: { plan: LayoutPlan; broken: { run: TestRun; reading: LayoutReading } | null } | null;
 }
 
 /**
@@ -98,8 +83,30 @@ export async function startLayoutCheck(c: LayoutCheck): Promise<LayoutStart> {
   const random = rng(deriveSeed('grading', c.bugPatch));
   const layouts = planLayouts(c, random);
   const next = await layouts.next();
-  const first = next.done ? null : { layout: next.value, broken: await gradedRun(c, next.value, false, random) };
+  const first = next.done ? null : { plan: next.value, broken: await gradedRun(c, next.value.layout, false, random) };
   return { f2p: [...c.f2p], p2p: [...c.p2p], random, layouts, first };
+}
+
+/**
+ * A layout's generated checks that fail on the broken state and pass on the
+ * fix; the others stay in their files as tests nobody grades, and their twins
+ * are no honeypots.
+ */
+function keptChecks(layout: GradingLayout, broken: TestRun, fixed: TestRun): GradingLayout {
+  const passed = (run: TestRun, id: string) => run.tests.get(id)?.status === 'passed';
+  const checks = (layout.checks ?? []).filter((id) => !passed(broken, id) && passed(fixed, id));
+  const gone = new Set((layout.checks ?? []).filter((id) => !checks.includes(id)));
+  const groups = layout.groups?.map((g) => ({
+    ...g,
+    decoys: Object.fromEntries(Object.entries(g.decoys).filter(([key]) => !gone.has(groupPrefix(g, g.like) + key))),
+  }));
+  return {
+    ...layout,
+    twins: layout.twins.filter((t) => !gone.has(t.of)),
+    ...(groups ? { groups } : {}),
+    checks,
+    ...(checks.length ? {} : { noChecks: 'no generated check fails on the broken state and passes on the fix' }),
+  };
 }
 
 /** Copy groups keep as honeypots only the twins that failed on both states (every result of a parametrized one). */
@@ -137,22 +144,54 @@ export async function checkedLayout(c: LayoutCheck, started?: LayoutStart): Prom
   const random = resumed?.random ?? rng(deriveSeed('grading', c.bugPatch));
   const layouts = resumed?.layouts ?? planLayouts(c, random);
   let ahead = resumed?.first ?? undefined;
-  for (let next = ahead ? { done: false as const, value: ahead.layout } : await layouts.next(); !next.done; next = await layouts.next()) {
-    const layout = next.value;
-    const broken = ahead ? ahead.broken : await gradedRun(c, layout, false, random);
-    ahead = undefined;
-    const fixed = broken && (await gradedRun(c, layout, true, random));
-    if (!broken || !fixed || !behaves(c, broken.run, fixed.run)) continue;
-    const failedIn = (r: LayoutReading, id: string) => ['failed', 'error'].includes(r.twins.find((t) => t.id === id && !t.slot)?.status ?? 'missing');
-    const twins = layout.twins.filter((t) => failedIn(broken.reading, t.id) && failedIn(fixed.reading, t.id));
-    const dropped = layout.twins.filter((t) => !twins.includes(t)).map((t) => t.id);
-    const repeats = [...broken.reading.forged, ...fixed.reading.forged, ...dropped].filter((id) => REPEAT.test(id));
-    return {
-      ...layout,
-      twins,
-      ...(layout.groups ? { groups: checkedDecoys(layout.groups, broken.reading, fixed.reading) } : {}),
-      repeats: [...new Set(repeats)].sort(),
-    };
+  for (let next = ahead ? { done: false as const, value: ahead.plan } : await layouts.next(); !next.done; next = await layouts.next()) {
+    let plan: LayoutPlan | null = next.value;
+    const avoid: Avoid = new Map();
+    for (let draw = 0; plan; draw++) {
+      const broken = ahead ? ahead.broken : await gradedRun(c, plan.layout, false, random);
+      ahead = undefined;
+      const fixed = broken && (await gradedRun(c, plan.layout, true, random));
+      if (!broken || !fixed || !behaves(c, broken.run, fixed.run)) break;
+      // A twin that passed on the broken state expects the broken code's own output: a value an agent could rule out. Drawn again without it.
+      const collided = collisions(plan, broken.reading, fixed.reading);
+      if (collided.length && draw < MAX_REDRAWS) {
+        for (const t of collided) avoid.set(t.test, new Set([...(avoid.get(t.test) ?? []), t.value]));
+        const again = await plan.redraw(avoid);
+        if (again) {
+          plan = again;
+          continue;
+        }
+      }
+      return finished(plan.layout, broken, fixed);
+    }
   }
   return null;
+}
+
+/** How often a layout is drawn again to keep its twins off the broken code's output. */
+const MAX_REDRAWS = 2;
+
+/** Twins that passed on the broken state and failed on the fix, with the values they expect. */
+function collisions(plan: LayoutPlan, broken: LayoutReading, fixed: LayoutReading): { test: string; value: string }[] {
+  const ref = (t: LayoutReading['twins'][number]) => (t.slot ? `${t.slot.group}:${t.slot.key}:${t.slot.copy}` : t.id);
+  const failedOnFix = new Set(fixed.twins.filter((t) => t.status === 'failed' || t.status === 'error').map(ref));
+  return broken.twins.flatMap((t) => {
+    const v = plan.values[ref(t)];
+    return t.status === 'passed' && failedOnFix.has(ref(t)) && v ? [v] : [];
+  });
+}
+
+/** The layout as checked: twins that failed on both states, repeats honest runs report, the checks that hold. */
+function finished(layout: GradingLayout, broken: { run: TestRun; reading: LayoutReading }, fixed: { run: TestRun; reading: LayoutReading }): GradingLayout {
+  const failedIn = (r: LayoutReading, id: string) => ['failed', 'error'].includes(r.twins.find((t) => t.id === id && !t.slot)?.status ?? 'missing');
+  const twins = layout.twins.filter((t) => failedIn(broken.reading, t.id) && failedIn(fixed.reading, t.id));
+  const dropped = layout.twins.filter((t) => !twins.includes(t)).map((t) => t.id);
+  const repeats = [...broken.reading.forged, ...fixed.reading.forged, ...dropped].filter((id) => REPEAT.test(id));
+  const checked = {
+    ...layout,
+    twins,
+    ...(layout.groups ? { groups: checkedDecoys(layout.groups, broken.reading, fixed.reading) } : {}),
+    repeats: [...new Set(repeats)].sort(),
+  };
+  return layout.checks ? keptChecks(checked, broken.run, fixed.run) : checked;
 }

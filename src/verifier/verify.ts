@@ -50,6 +50,8 @@ export interface VerifierReport {
   infraFailure: boolean;
   reason?: string;
   FAIL_TO_PASS: Grade['FAIL_TO_PASS'];
+  /** The task's generated checks (graded like failing tests, never shown to the agent). */
+  checks: Grade['FAIL_TO_PASS'];
   PASS_TO_PASS: Grade['PASS_TO_PASS'];
   patch: { empty: boolean; applied: boolean; files: string[]; dropped: DroppedChange[] };
   /** Signs the test run was tampered with; any one makes the verdict tampering. */
@@ -77,7 +79,7 @@ interface Graded {
 
 async function gradeOnce(task: Task, patch: string, opts: VerifyOptions): Promise<Graded> {
   const layout = task.grading ?? noLayout();
-  const required = [...task.FAIL_TO_PASS, ...task.PASS_TO_PASS];
+  const required = [...task.FAIL_TO_PASS, ...(layout.checks ?? []), ...task.PASS_TO_PASS];
   const random = rng((Math.random() * 2 ** 32) >>> 0);
   let placed: Placement = { moves: [], groups: [] };
   const sources: Graded['sources'] = { before: {}, after: {} };
@@ -130,6 +132,7 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
     tamper: [] as string[],
     honeypots: 0,
     FAIL_TO_PASS: { ...none, failure: [...task.FAIL_TO_PASS] },
+    checks: { ...none, failure: [...(task.grading?.checks ?? [])] },
     PASS_TO_PASS: { ...none, failure: [...task.PASS_TO_PASS] },
   };
   const done = (r: Omit<VerifierReport, 'durationMs'>): VerifierReport => ({ ...r, durationMs: Math.round(performance.now() - started) });
@@ -184,12 +187,20 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
     if (control?.run.outcome === 'completed') {
       return zero('fail', 'no-result', `the patched run gave no usable result (${graded.run.reason}) while the run without the patch did`, applied);
     }
-    const g = grade(graded.run, task.FAIL_TO_PASS, task.PASS_TO_PASS);
+    const g = gradeTask(graded.run, task);
     return done({ ...base, ...g, reward: null, verdict: 'infra', infraFailure: true, patch: applied });
   }
-  const g = grade(graded.run, task.FAIL_TO_PASS, task.PASS_TO_PASS);
+  const g = gradeTask(graded.run, task);
   const tamper = tamperSigns(graded);
-  const common = { ...base, FAIL_TO_PASS: g.FAIL_TO_PASS, PASS_TO_PASS: g.PASS_TO_PASS, patch: applied, tamper, honeypots: graded.reading.twins.length };
+  const common = {
+    ...base,
+    FAIL_TO_PASS: g.FAIL_TO_PASS,
+    checks: g.checks,
+    PASS_TO_PASS: g.PASS_TO_PASS,
+    patch: applied,
+    tamper,
+    honeypots: graded.reading.twins.length,
+  };
   if (tamper.length)
     return done({
       ...common,
@@ -204,8 +215,23 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
     ? ['syntax-error', `the change leaves a syntax error in ${broken.join(', ')}`]
     : graded.run.outcome === 'timeout'
       ? ['timeout', g.reason ?? 'the test run timed out']
-      : ['tests-failed', g.reason ?? `required tests fail: ${[...g.FAIL_TO_PASS.failure, ...g.PASS_TO_PASS.failure].slice(0, 3).join(', ')}`];
+      : ['tests-failed', g.reason ?? failedReason(g)];
   return done({ ...common, resolution: g.resolution, reward: 0, verdict: 'fail', cause, reason });
+}
+
+/** The strict grade with the generated checks graded as failing tests, reported apart from the task's own. */
+function gradeTask(run: TestRun, task: Task): Grade & { checks: Grade['FAIL_TO_PASS'] } {
+  const checks = task.grading?.checks ?? [];
+  const g = grade(run, [...task.FAIL_TO_PASS, ...checks], task.PASS_TO_PASS);
+  const mine = (ids: string[], own: readonly string[]) => ids.filter((id) => own.includes(id));
+  const split = (ids: readonly string[]) => ({ success: mine(g.FAIL_TO_PASS.success, ids), failure: mine(g.FAIL_TO_PASS.failure, ids) });
+  return { ...g, FAIL_TO_PASS: split(task.FAIL_TO_PASS), checks: split(checks) };
+}
+
+function failedReason(g: ReturnType<typeof gradeTask>): string {
+  const visible = [...g.FAIL_TO_PASS.failure, ...g.PASS_TO_PASS.failure];
+  if (visible.length) return `required tests fail: ${visible.slice(0, 3).join(', ')}`;
+  return `${g.checks.failure.length} check(s) generated from the reference fix fail (inputs the task's tests never tried)`;
 }
 
 /** The report in SWE-bench's per-instance shape. */

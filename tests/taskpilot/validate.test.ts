@@ -71,7 +71,11 @@ describe('validator', () => {
     const verdict = await v.validate(c);
     assert.equal(verdict.valid, true, JSON.stringify(verdict));
     if (!verdict.valid) return;
-    assert.equal(suites, 3, 'the bug, the bug in the graded layout, the fix in it (the fix alone is the reference run)');
+    assert.equal(
+      suites,
+      4,
+      'the bug, the probe of generated checks on the fix, the bug in the graded layout, the fix in it (the fix alone is the reference run)',
+    );
     const fresh = await checkedLayout({
       built: v.built,
       runtime,
@@ -84,6 +88,7 @@ describe('validator', () => {
       timeoutSec: 20,
     });
     assert.ok(verdict.grading.twins.length > 0, 'honeypots were laid');
+    assert.ok((verdict.grading.checks ?? []).length > 0, `checks were generated: ${verdict.grading.noChecks}`);
     assert.deepEqual(verdict.grading, fresh);
   });
 

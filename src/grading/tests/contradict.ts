@@ -9,6 +9,7 @@
 // values are drawn), so nothing but the value tells the original apart.
 import { descendants, parse, type Node } from '../../util/syntax.js';
 import type { TestDef, TestFile } from './defs.js';
+import { JS_ASSERT_EQ, JS_EXPECT_EQ, PY_ASSERT_EQ } from './equality.js';
 import { numberSeries, pairSeries, stringSeries, type Series } from './literals.js';
 
 /** Values are drawn after the syntax tree is gone: every closure holds plain text, never a node. */
@@ -31,21 +32,7 @@ const pair = (start: number, end: number, kind: Site['kind'], text: string, othe
   series: (count, r) => pairSeries(text, other, count, r),
 });
 
-const JS_ASSERT_EQ = new Set(['equal', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'is', 'same', 'strictSame', 'equals', 'deepEquals', 'eq', 'eql']);
-const JS_EXPECT_EQ = new Set(['toBe', 'toEqual', 'toStrictEqual', 'equal', 'equals', 'eq', 'eql']);
 const JS_EXPECT_FLIP: Record<string, string> = { toBeTruthy: 'toBeFalsy', toBeFalsy: 'toBeTruthy' };
-const PY_ASSERT_EQ = new Set([
-  'assertEqual',
-  'assertEquals',
-  'assertListEqual',
-  'assertTupleEqual',
-  'assertDictEqual',
-  'assertSetEqual',
-  'assertSequenceEqual',
-  'assertMultiLineEqual',
-  'assertCountEqual',
-  'assertAlmostEqual',
-]);
 const PY_FLIP: Record<string, string> = {
   assertTrue: 'assertFalse',
   assertFalse: 'assertTrue',
@@ -186,15 +173,19 @@ export async function contradictionSites(file: TestFile): Promise<Site[][]> {
 /** A test's versions: its definition's text for each value of one site, the original at `real`. */
 export interface Versions {
   texts: string[];
+  /** The site's value in each version. */
+  values: string[];
   real: number;
 }
 
 /**
  * `count` versions of a test (itself among them) that differ only in one
  * expectation: one site drawn (literal values before an assertion's sense),
- * its series of values written in. Null when no site has that many values.
+ * its series of values written in. `avoid`: values no twin may expect (the
+ * broken code's own output, where a twin expecting it would pass there).
+ * Null when no site has that many values.
  */
-export function versions(file: TestFile, def: TestDef, sites: Site[], count: number, random: () => number): Versions | null {
+export function versions(file: TestFile, def: TestDef, sites: Site[], count: number, random: () => number, avoid?: ReadonlySet<string>): Versions | null {
   const usable = sites.filter((s) => s.capacity >= count);
   const literal = usable.filter((s) => s.kind === 'literal');
   const order = (literal.length ? literal : usable)
@@ -202,11 +193,14 @@ export function versions(file: TestFile, def: TestDef, sites: Site[], count: num
     .sort((a, b) => a.k - b.k)
     .map((x) => x.s);
   for (const site of order) {
-    const series = site.series(count, random);
-    if (!series || new Set(series.values).size !== count) continue;
-    const head = file.text.slice(def.start, site.start);
-    const tail = file.text.slice(site.end, def.end);
-    return { texts: series.values.map((v) => head + v + tail), real: series.real };
+    for (let draw = 0; draw < 8; draw++) {
+      const series = site.series(count, random);
+      if (!series || new Set(series.values).size !== count) break;
+      if (series.values.some((v, k) => k !== series.real && avoid?.has(v))) continue;
+      const head = file.text.slice(def.start, site.start);
+      const tail = file.text.slice(site.end, def.end);
+      return { texts: series.values.map((v) => head + v + tail), values: series.values, real: series.real };
+    }
   }
   return null;
 }
