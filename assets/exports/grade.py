@@ -1,53 +1,73 @@
 #!/usr/bin/env python3
-"""FrogNano's verifier inside a Harbor container (tests/test.sh runs it).
+"""FrogNano's verifier inside a Harbor container (tests/test.sh runs it as root).
 
-It grades the way `frognano` grades on its own machines: /workspace is rebuilt
-from the task's broken state (/tests/repo, never shown to the agent) plus only
-the agent's changes to source files (tests, hidden tests, runner and
-interpreter configuration and symbolic links are dropped); the lines the change
-adds are searched for known ways to forge results; the task's honeypot tests
-are laid out; the test command runs with a clean environment and a time limit;
-FAIL_TO_PASS and PASS_TO_PASS are graded strictly (a missing or skipped test
-fails, a report that disagrees with the exit code is not believed), and a
-honeypot reported passed beside the test it contradicts is tampering.
+It grades the way `frognano` grades on its own machines, in a container the
+agent had root in, so it trusts nothing the agent could have left:
 
-Writes /logs/verifier/reward.txt (1 or 0) and /logs/verifier/frognano.json
-(the verdict and why). Every rule and pattern comes from /tests/config.json,
-which `frognano task export --format harbor` writes from the verifier's own.
+1. every process but this one and its ancestors is ended (a forger left
+   running cannot act after this point);
+2. /logs/verifier is emptied (no reward.json or reward.txt the agent wrote);
+3. every file under /tests is checked against manifest.json, whose SHA-256
+   test.sh carries: a file planted there before Harbor's upload, or one
+   changed after it, refuses the grading (reward 0, verdict "tampering"). The
+   report reader and config.json are run and read from the checked bytes;
+   nothing is imported from /tests;
+4. /workspace is rebuilt from the task's broken state (/tests/repo) plus only
+   the agent's changes to source files (tests, hidden tests, runner and
+   interpreter configuration and symbolic links are dropped); the lines the
+   change adds are searched for known ways to forge results; the task's
+   honeypot tests, copy groups and generated checks are laid out;
+5. the test command runs as an unprivileged user (when this runs as root),
+   with a clean environment and a time limit, and /tests closed to it;
+6. every process but this one and its ancestors is ended again, then the
+   report is read; FAIL_TO_PASS, PASS_TO_PASS and the generated checks are
+   graded strictly (a missing or skipped test fails, a report that
+   disagrees with the exit code is not believed), and a honeypot reported
+   passed beside the test it contradicts is tampering;
+7. /logs/verifier/frognano.json (the verdict and why) is written, then
+   /logs/verifier/reward.txt (1 or 0), last, with no other process left to
+   change it.
+
+Every rule and pattern comes from /tests/config.json, which `frognano task
+export --format harbor` writes from the verifier's own.
 """
-import difflib
-import filecmp
-import json
 import os
-import random
-import re
-import shutil
-import signal
-import stat
-import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from frognano_reports import parse  # noqa: E402  (shipped beside this file)
+# Only the interpreter's own library: -I -S already leave out this file's
+# folder, the user site and site-packages; a path entry that is no folder
+# (a planted python3XX.zip) goes too.
+sys.path[:] = [p for p in sys.path if p.startswith(sys.base_prefix + os.sep) and os.path.isdir(p)]
+sys.dont_write_bytecode = True
+
+import difflib  # noqa: E402
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import posixpath  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+import traceback  # noqa: E402
+import types  # noqa: E402
 
 TESTS, WORKSPACE, LOGS = "/tests", "/workspace", "/logs/verifier"
-CFG = json.load(open(os.path.join(TESTS, "config.json"), encoding="utf-8"))
-LIMITS = CFG["limits"]
 REPO = os.path.join(TESTS, "repo")
+MANIFEST = "manifest.json"
+# Under /tests but not in the manifest: test.sh carries the manifest's hash, so neither can be listed in it.
+UNLISTED = {"test.sh", MANIFEST}
+# The graded run's user when the grader is root: it can neither signal the grader nor write its logs or /tests.
+TEST_UID = TEST_GID = 65534
+RANDOM = random.SystemRandom()
+STATE = {"instance_id": None, "stdout": None}
+CFG = {}
 
 
 class Refused(Exception):
     """The change is refused as a whole (too large, binary): reward 0."""
-
-
-def finish(reward, verdict, reason, **extra):
-    os.makedirs(LOGS, exist_ok=True)
-    with open(os.path.join(LOGS, "frognano.json"), "w", encoding="utf-8") as f:
-        json.dump({"instance_id": CFG["instance_id"], "reward": reward, "verdict": verdict, "reason": reason, **extra}, f, indent=1)
-    with open(os.path.join(LOGS, "reward.txt"), "w", encoding="utf-8") as f:
-        f.write(str(reward))
-    print(f"{verdict}: {reason}")
-    sys.exit(0)
 
 
 def matcher(sources):
@@ -55,10 +75,202 @@ def matcher(sources):
     return lambda path: any(p.fullmatch(path) for p in patterns)
 
 
-TEST_FILE = matcher(CFG["test_paths"])
-PROTECTED = matcher(CFG["protected"])
-HIDDEN = set(CFG["hidden_files"])
-LAYER = set(CFG["layer"])
+# --- processes -----------------------------------------------------------
+
+
+PF_KTHREAD = 0x00200000
+
+
+def proc_stat(pid):
+    """(state, parent pid, is a kernel thread) of a process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    rest = data[data.rindex(b")") + 2 :].split()
+    return rest[0].decode(), int(rest[1]), bool(int(rest[6]) & PF_KTHREAD)
+
+
+def ancestry():
+    """This process and every process above it: the harness that started the grading."""
+    keep, pid = {os.getpid()}, os.getpid()
+    while pid > 1:
+        info = proc_stat(pid)
+        if info is None:
+            break
+        pid = info[1]
+        keep.add(pid)
+    return keep
+
+
+def end_others(limit=10.0):
+    """Ends every process but this one, its ancestors and the namespace's init; returns those that would not end."""
+    keep = ancestry() | {0, 1}
+    deadline = time.monotonic() + limit
+    while True:
+        alive = {}
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in keep:
+                info = proc_stat(int(name))
+                # Zombies run nothing; kernel threads (in a VM) ignore signals and run nothing of the agent's.
+                if info and info[0] not in ("Z", "X", "x") and not info[2]:
+                    alive[int(name)] = info[0]
+        if not alive:
+            return []
+        # Stopped processes cannot fork: once every one is stopped at the same time, killing them all leaves none.
+        everyone_stopped = all(s in ("T", "t") for s in alive.values())
+        late = time.monotonic() > deadline
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL if everyone_stopped or late else signal.SIGSTOP)
+            except OSError:
+                pass
+        if late and time.monotonic() > deadline + 2:
+            return sorted(alive)
+        time.sleep(0.002)
+
+
+# --- /logs/verifier ------------------------------------------------------
+
+
+def real_dir(path):
+    """`path` as a folder of its own: a link or file the agent put there is removed first."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        os.unlink(path)
+        st = None
+    if st is None:
+        os.mkdir(path, 0o755)
+
+
+def clear_logs():
+    """Empties /logs/verifier but for the grader's own output; the first call opens that output."""
+    real_dir("/logs")
+    real_dir(LOGS)
+    for name in os.listdir(LOGS):
+        p = os.path.join(LOGS, name)
+        st = os.lstat(p)
+        if STATE["stdout"] == (st.st_dev, st.st_ino):
+            continue
+        shutil.rmtree(p) if stat.S_ISDIR(st.st_mode) else os.unlink(p)
+    if STATE["stdout"] is None:
+        # Harbor sends test.sh's output to test-stdout.txt, which went with the rest: a new one, for the grader's.
+        sys.stdout.flush()
+        fd = os.open(os.path.join(LOGS, "test-stdout.txt"), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
+        st = os.fstat(1)
+        STATE["stdout"] = (st.st_dev, st.st_ino)
+
+
+def write_new(name, text):
+    fd = os.open(os.path.join(LOGS, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def finish(reward, verdict, reason, **extra):
+    # Nothing but the grader runs from here on, and the reward is its last write.
+    end_others()
+    clear_logs()
+    print(f"{verdict}: {reason}", flush=True)
+    write_new("frognano.json", json.dumps({"instance_id": STATE["instance_id"], "reward": reward, "verdict": verdict, "reason": reason, **extra}, indent=1))
+    write_new("reward.txt", str(reward))
+    os._exit(0)
+
+
+# --- /tests --------------------------------------------------------------
+
+
+def read_regular(path, limit):
+    """A regular file's bytes, opened without following a link or blocking on a pipe; None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        return f.read(limit + 1)
+
+
+def checked_tests(expected):
+    """The bytes of config.json and frognano_reports.py, once everything under /tests is what the task shipped."""
+    if not re.fullmatch(r"[0-9a-f]{64}", expected or ""):
+        finish(0, "tampering", "test.sh names no manifest hash", cause="tests-tampered")
+    st = os.lstat(TESTS)
+    if not stat.S_ISDIR(st.st_mode):
+        finish(0, "tampering", "/tests is not a folder", cause="tests-tampered")
+    data = read_regular(os.path.join(TESTS, MANIFEST), 64 * 1024 * 1024)
+    if data is None or hashlib.sha256(data).hexdigest() != expected:
+        finish(0, "tampering", "/tests/manifest.json is not the one test.sh names", cause="tests-tampered")
+    manifest = json.loads(data)
+    STATE["instance_id"] = manifest["instance_id"]
+    files, links, dirs = manifest["files"], manifest["links"], set(manifest["dirs"])
+    problems, kept, seen = [], {}, set()
+    for dirpath, dirnames, filenames in os.walk(TESTS):
+        rel_dir = os.path.relpath(dirpath, TESTS)
+        rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        for name in list(dirnames) + filenames:
+            rel = rel_dir + name
+            seen.add(rel)
+            st = os.lstat(os.path.join(dirpath, name))
+            if stat.S_ISDIR(st.st_mode):
+                if rel not in dirs:
+                    problems.append(f"{rel}/ was not shipped")
+                    dirnames.remove(name)  # what lies below it was not shipped either
+            elif stat.S_ISLNK(st.st_mode):
+                if links.get(rel) != os.readlink(os.path.join(dirpath, name)):
+                    problems.append(f"{rel} is a link the task did not ship")
+                if name in dirnames:
+                    dirnames.remove(name)
+            elif rel in UNLISTED and not rel_dir and stat.S_ISREG(st.st_mode):
+                continue
+            elif rel not in files:
+                problems.append(f"{rel} was not shipped")
+            else:
+                want = files[rel]
+                content = read_regular(os.path.join(dirpath, name), want["size"]) if st.st_size == want["size"] else None
+                if content is None or len(content) != want["size"] or hashlib.sha256(content).hexdigest() != want["sha256"]:
+                    problems.append(f"{rel} differs from the shipped file")
+                elif rel in ("config.json", "frognano_reports.py"):
+                    kept[rel] = content
+            if len(problems) >= 20:
+                break
+        if len(problems) >= 20:
+            break
+    problems += [f"{rel} is missing" for rel in sorted((set(files) | set(links) | dirs) - seen)][: max(0, 20 - len(problems))]
+    if problems:
+        # Harbor uploads exactly what the task shipped: anything else under /tests came from inside the container.
+        finish(0, "tampering", "files under /tests differ from those the task shipped: " + "; ".join(problems[:5]), cause="tests-tampered", problems=problems)
+    return kept["config.json"], kept["frognano_reports.py"]
+
+
+def load_reports(source):
+    """The report reader, run from the bytes that were checked (never imported from /tests)."""
+    module = types.ModuleType("frognano_reports")
+    module.__file__ = os.path.join(TESTS, "frognano_reports.py")
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module.parse
+
+
+def configure(config):
+    global CFG, LIMITS, TEST_FILE, PROTECTED, HIDDEN, LAYER
+    CFG = json.loads(config)
+    LIMITS = CFG["limits"]
+    TEST_FILE = matcher(CFG["test_paths"])
+    PROTECTED = matcher(CFG["protected"])
+    HIDDEN = set(CFG["hidden_files"])
+    LAYER = set(CFG["layer"])
+
+
+# --- the agent's change --------------------------------------------------
 
 
 def dropped(rel):
@@ -94,19 +306,21 @@ def files_of(root, skip_layer):
 
 
 def read_bounded(path):
-    if os.path.getsize(path) > LIMITS["max_file_bytes"]:
-        raise Refused(f"{os.path.relpath(path, WORKSPACE)} is larger than {LIMITS['max_file_bytes']} bytes")
-    with open(path, "rb") as f:
-        return f.read(LIMITS["max_file_bytes"] + 1)
+    content = read_regular(path, LIMITS["max_file_bytes"])
+    if content is None or len(content) > LIMITS["max_file_bytes"]:
+        raise Refused(f"{os.path.relpath(path, WORKSPACE)} is larger than {LIMITS['max_file_bytes']} bytes or not a regular file")
+    return content
 
 
 def unchanged(rel, kind):
     a, b = os.path.join(WORKSPACE, rel), os.path.join(REPO, rel)
-    return os.readlink(a) == os.readlink(b) if kind == "link" else filecmp.cmp(a, b, shallow=False)
+    return os.readlink(a) == os.readlink(b) if kind == "link" else read_bounded(a) == read_bounded(b)
 
 
 def agent_change():
     """The accepted change: {path: new bytes, or None for a deletion}, and what was dropped."""
+    if not stat.S_ISDIR(os.lstat(WORKSPACE).st_mode):
+        raise Refused(f"{WORKSPACE} is not a folder")
     before, after = files_of(REPO, False), files_of(WORKSPACE, True)
     accepted, dropped_list, total = {}, [], 0
     for rel in sorted(set(before) | set(after)):
@@ -185,8 +399,11 @@ def forging_signs(accepted):
     return signs
 
 
+# --- the graded work tree ------------------------------------------------
+
+
 def rebuild(accepted):
-    """/workspace as the verifier grades it: the broken state, the accepted change, the honeypots; returns the moves."""
+    """/workspace as the verifier grades it: the broken state and the accepted change; returns where the layout put its files."""
     # The dependency layer (what setup installed) is kept aside and put back, wherever it lies.
     aside = f"/tmp/frognano-layer-{os.urandom(6).hex()}"
     kept = []
@@ -211,95 +428,253 @@ def rebuild(accepted):
         os.makedirs(os.path.dirname(p), exist_ok=True)
         with open(p, "wb") as f:
             f.write(new)
-    layout = CFG["layout"]
-    for f in layout["files"]:
-        like = os.path.join(WORKSPACE, f["like"])
-        if not os.path.isfile(like):
-            continue  # a test file the bug deleted
-        with open(os.path.join(WORKSPACE, f["path"]), "w", encoding="utf-8") as out:
-            out.write(f["content"])
-        shutil.copystat(like, os.path.join(WORKSPACE, f["path"]))
-    if not layout["relocate"]:
-        return []
-    # pytest: each file holding a required test moves to a fresh name, so a hook keyed on a node id finds nothing.
-    taken = {rel for rel, kind in files_of(WORKSPACE, True).items() if kind == "file" and TEST_FILE(rel)}
-    moves = []
-    for src in sorted({t.split("::")[0] for t in CFG["FAIL_TO_PASS"] + CFG["PASS_TO_PASS"] if t.split("::")[0].endswith(".py")}):
-        if os.path.isfile(os.path.join(WORKSPACE, src)):
-            dst = fresh_name(src, taken, layout["words"])
-            shutil.copy2(os.path.join(WORKSPACE, src), os.path.join(WORKSPACE, dst))
-            os.unlink(os.path.join(WORKSPACE, src))
-            moves.append((src, dst))
-    return moves
+    placed = apply_layout(CFG["layout"], plan_placement(CFG["layout"]))
+    if os.geteuid() == 0:
+        hand_over()
+    return placed
+
+
+def required_ids():
+    """The tests a pass needs: FAIL_TO_PASS, PASS_TO_PASS and the checks generated from the reference fix."""
+    return CFG["FAIL_TO_PASS"] + CFG["PASS_TO_PASS"] + (CFG["layout"].get("checks") or [])
+
+
+def safe_rel(rel):
+    if rel.startswith("/") or any(s in ("", "..") for s in rel.split("/")):
+        raise RuntimeError(f"unsafe path in a grading layout: {rel}")
+    return rel
+
+
+def name_style(base):
+    """The parts of a test file name around its stem: test_ + stem + .py, stem + .test.js (as src/grading/tests/names.ts)."""
+    m = re.search(r"(\.(?:test|spec))?\.[cm]?[jt]sx?$|(_test)?\.py$", base)
+    ext = m.group(0) if m else posixpath.splitext(base)[1]
+    stem = base[: len(base) - len(ext)]
+    p = re.match(r"test[_-]?", stem, re.I)
+    prefix = p.group(0) if p else ""
+    stem = stem[len(prefix) :]
+    sep = "_" if "_" in stem else "-" if "-" in stem else "_" if base.endswith(".py") else "-"
+    return prefix, ext, sep
 
 
 def fresh_name(like, taken, words):
-    """A new test file name beside `like`, in its style, from the project's words."""
-    folder, base = os.path.split(like)
-    prefix, suffix = ("test_", ".py") if base.startswith("test_") else ("", base[base.rfind("_test") :] if "_test" in base else ".py")
-    pool, bases, rnd = words or ["core", "util", "basic", "more", "extra"], {os.path.basename(p) for p in taken}, random.SystemRandom()
+    """A new test file name beside `like`, in its style, from the project's words (freshTestPath's rule)."""
+    folder = posixpath.dirname(like)
+    prefix, suffix, sep = name_style(posixpath.basename(like))
+    pool, bases = words or ["core", "util", "basic", "more", "extra"], {posixpath.basename(p) for p in taken}
     for i in range(200):
-        a, b = rnd.choice(pool), rnd.choice(pool)
-        stem = a if rnd.random() < 0.5 or i > 100 or a == b else f"{a}_{b}"
-        path = os.path.join(folder, f"{prefix}{stem}{i if i > 150 else ''}{suffix}")
-        if path not in taken and os.path.basename(path) not in bases:
+        first, second = RANDOM.choice(pool), RANDOM.choice(pool)
+        stem = first if RANDOM.random() < 0.5 or i > 100 or second == first else f"{first}{sep}{second}"
+        path = posixpath.join(folder, f"{prefix}{stem}{i if i > 150 else ''}{suffix}")
+        if path not in taken and not (path.endswith(".py") and posixpath.basename(path) in bases):
             taken.add(path)
             return path
     raise RuntimeError(f"no free test file name beside {like}")
 
 
-def run_tests():
-    report = f"/tmp/frognano-report-{os.urandom(6).hex()}"
+def plan_placement(layout):
+    """Fresh names for this grading: every copy group's copies, then (pytest) the other files holding required tests."""
+    taken = {rel for rel, kind in files_of(WORKSPACE, True).items() if kind == "file" and TEST_FILE(rel)} | {f["path"] for f in layout["files"]}
+    groups = layout.get("groups") or []
+    copies = [[fresh_name(g["like"], taken, layout["words"]) for _ in g["contents"]] for g in groups]
+    moves = []
+    if layout["relocate"]:
+        grouped = {g["like"] for g in groups}
+        files = sorted({t.split("::")[0] for t in required_ids() if t.split("::")[0].endswith(".py")} - grouped)
+        moves = [(safe_rel(src), fresh_name(src, taken, layout["words"])) for src in files]
+    return {"moves": moves, "groups": copies}
+
+
+def apply_layout(layout, plan):
+    """Writes the same-file honeypots, the moves and the groups' copies (in a random order, each with the mode and
+    times of the file it stands in for, folders keeping theirs); returns what was placed."""
+    groups = layout.get("groups") or []
+    ops = [(safe_rel(f["path"]), f["like"], f["content"].encode(), None, None) for f in layout["files"]]
+    ops += [(dst, src, None, src, None) for src, dst in plan["moves"]]
+    ops += [(safe_rel(p), groups[g]["like"], groups[g]["contents"][k].encode(), None, g) for g, paths in enumerate(plan["groups"]) for k, p in enumerate(paths)]
+    likes = {}
+    for _, like, _, _, _ in ops:
+        try:
+            st = os.lstat(os.path.join(WORKSPACE, safe_rel(like)))
+            likes[like] = st if stat.S_ISREG(st.st_mode) else None
+        except FileNotFoundError:
+            likes[like] = None  # a test file the bug deleted
+    folders = {}
+    for path, *_ in ops:
+        d = posixpath.dirname(path)
+        if d not in folders:
+            st = os.lstat(os.path.join(WORKSPACE, d))
+            if not stat.S_ISDIR(st.st_mode):
+                raise RuntimeError(f"{d} is not a folder")
+            folders[d] = st
+    placed = {"moves": [], "groups": [[] for _ in plan["groups"]]}
+    RANDOM.shuffle(ops)
+    for path, like, content, remove, group in ops:
+        st = likes[like]
+        if st is None:
+            continue
+        target = os.path.join(WORKSPACE, path)
+        if content is None:
+            content = read_bounded(os.path.join(WORKSPACE, remove))
+        replace = remove is None and group is None and path == like
+        fd = os.open(target, os.O_WRONLY | os.O_NOFOLLOW | (os.O_TRUNC if replace else os.O_CREAT | os.O_EXCL), 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
+        os.chmod(target, stat.S_IMODE(st.st_mode))
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+        if remove is not None:
+            os.unlink(os.path.join(WORKSPACE, remove))
+            placed["moves"].append((remove, path))
+    # A group's file goes once all its copies stand; its copies are reported in their own order.
+    for g, paths in enumerate(plan["groups"]):
+        if likes[groups[g]["like"]] is not None:
+            os.unlink(os.path.join(WORKSPACE, groups[g]["like"]))
+            placed["groups"][g] = paths
+    for d, st in folders.items():
+        os.utime(os.path.join(WORKSPACE, d), ns=(st.st_atime_ns, st.st_mtime_ns))
+    return placed
+
+
+def hand_over():
+    """The work tree to the graded run's user, but for the dependency layer, which it only reads; /tests closed to it."""
+    os.lchown(WORKSPACE, TEST_UID, TEST_GID)
+    for dirpath, dirnames, filenames in os.walk(WORKSPACE):
+        rel_dir = os.path.relpath(dirpath, WORKSPACE)
+        rel_dir = "" if rel_dir == "." else rel_dir + "/"
+        dirnames[:] = [d for d in dirnames if rel_dir + d not in LAYER]
+        for name in dirnames + filenames:
+            if rel_dir + name not in LAYER:
+                os.lchown(os.path.join(dirpath, name), TEST_UID, TEST_GID)
+    # The task (the reference fix among it) and the broken state stay out of the graded code's reach.
+    os.lchown(TESTS, 0, 0)
+    os.chmod(TESTS, 0o700)
+
+
+# --- the graded run ------------------------------------------------------
+
+
+def test_env():
+    """The graded run's environment: nothing of the container's but a fixed PATH."""
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "CI": "1", **CFG["test"]["env"]}
+    # Extra environment for the graded run goes here, and only here.
+    return env
+
+
+def run_tests(parse):
+    work = f"/tmp/frognano-{os.urandom(6).hex()}"
+    os.mkdir(work, 0o700)
+    out_path = work + ".out"  # the runner's output, opened by the grader: the graded run cannot replace it
+    as_root = os.geteuid() == 0
+    user = {"user": TEST_UID, "group": TEST_GID, "extra_groups": []} if as_root else {}
+    if as_root:
+        os.chown(work, TEST_UID, TEST_GID)
+    report = work + "/report"
     python = shutil.which("python3") or sys.executable
     argv = [a.replace("{report}", report).replace("{python}", python) for a in CFG["test"]["command"]]
-    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "CI": "1", **CFG["test"]["env"]}
-    with open(report + ".out", "wb") as out:
-        p = subprocess.Popen(argv, cwd=WORKSPACE, env=env, stdout=out, stderr=subprocess.DEVNULL, start_new_session=True)
+    with open(out_path, "xb") as out:
+        p = subprocess.Popen(argv, cwd=WORKSPACE, env=test_env(), stdout=out, stderr=subprocess.DEVNULL, start_new_session=True, umask=0o022, **user)
         try:
             code = p.wait(timeout=CFG["test"]["timeout_sec"])
         except subprocess.TimeoutExpired:
             code = None
-        try:
-            os.killpg(p.pid, signal.SIGKILL)  # the whole process tree, before the report is read
-        except ProcessLookupError:
-            pass
+        # Every process of the run, and any other, ends before the report is read.
+        survivors = end_others()
         p.wait()
-    path = report if CFG["test"]["report"]["from"] == "file" else report + ".out"
-    with open(report + ".out", "rb") as f:
-        f.seek(max(0, os.path.getsize(report + ".out") - 2000))
-        print(f.read().decode("utf-8", "replace"))  # the run's last lines, for test-stdout.txt
+    with open(out_path, "rb") as f:
+        f.seek(max(0, os.fstat(f.fileno()).st_size - 2000))
+        print(f.read(2000).decode("utf-8", "replace"))  # the run's last lines, for test-stdout.txt
+    if survivors:
+        return code, {}, f"processes of the test run could not be ended: {survivors[:5]}"
     if code is None:
         return None, {}, f"the test run exceeded {CFG['test']['timeout_sec']} s and was killed"
-    if not os.path.isfile(path) or os.path.getsize(path) > LIMITS["max_report_bytes"]:
+    text = read_regular(report if CFG["test"]["report"]["from"] == "file" else out_path, LIMITS["max_report_bytes"])
+    if text is None:
         return code, {}, "no usable test report"
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
     try:
-        return code, parse(CFG["test"]["report"]["format"], text), None
+        return code, parse(CFG["test"]["report"]["format"], text.decode("utf-8", "replace")), None
     except Exception as e:  # a report the agent's code broke
         return code, {}, f"the report could not be read: {e}"
 
 
-def read_layout(status, moves):
-    """Maps moved files' and renamed results back, takes the honeypots' and copies' out; returns twins and forged ids."""
+# --- reading the run back (src/grading/layout.ts readLayout, copies.ts readGroups) ---
+
+
+AVA_SEP = " \u203a "
+
+
+def ava_stem(path):
+    """ava's name for a file: its base name without .test/.spec, test- and extension."""
+    base = posixpath.basename(path)
+    base = base.replace(".spec.", ".", 1).replace(".test.", ".", 1).replace("test-", "", 1)
+    return re.sub(r"\.[cm]?[jt]sx?$", "", base)
+
+
+def group_prefix(group, path):
+    """The id prefix the report gives tests of `path` in this group: the path (pytest) or ava's "dirs › stem › "."""
+    if group.get("avaPrefix") is None:
+        return path
+    parts = group["avaPrefix"][: -len(AVA_SEP)].split(AVA_SEP)
+    return AVA_SEP.join(parts[:-1] + [ava_stem(path)]) + AVA_SEP
+
+
+def read_groups(status, layout, placed):
+    """Takes the copies' results out of `status`, puts each graded one back under its task id; returns twins and forged ids."""
+    twins, forged = [], []
+    for g, group in enumerate(layout.get("groups") or []):
+        paths = placed[g] if g < len(placed) else []
+        if not paths:
+            continue
+        ava = group.get("avaPrefix") is not None
+        own = group_prefix(group, group["like"])
+        prefixes = [group_prefix(group, p) for p in paths]
+        within = lambda tid, prefix: tid.startswith(prefix) and (ava or tid.startswith(prefix + "::"))  # noqa: E731
+        seen, judged = {}, set()
+        for tid, s in list(status.items()):
+            if within(tid, own):
+                forged.append(tid)  # reported under the file the run did not have
+                del status[tid]
+                continue
+            copy = next((k for k, p in enumerate(prefixes) if within(tid, p)), -1)
+            if copy < 0:
+                continue
+            del status[tid]
+            rest = tid[len(prefixes[copy]) :]
+            key = rest if ava else re.sub(r"\[[^\]]*\]$", "", rest, flags=re.S)
+            graded = group["graded"].get(key)
+            if (copy == group["home"]) if graded is None else (copy == graded):
+                seen[own + rest] = s
+            elif copy in group["decoys"].get(key, []):
+                twins.append((tid, own + rest, s))
+                judged.add((key, copy))
+        # A checked twin that did not report at all is judged as missing, beside its original.
+        for key, decoys in group["decoys"].items():
+            twins += [(prefixes[copy] + key, own + key, "missing") for copy in decoys if (key, copy) not in judged]
+        status.update(seen)
+    return twins, forged
+
+
+def read_layout(status, placed):
+    """Maps moved files' and renamed results back, takes the honeypots' out; returns twins and forged ids."""
     layout, forged = CFG["layout"], []
     for tid in list(status):
-        for src, dst in moves:
-            if tid.startswith(src + "::"):
-                forged.append(tid)  # reported under a name that did not exist in the run
-                del status[tid]
-                break
+        if any(tid.startswith(src + "::") for src, _ in placed["moves"]):
+            forged.append(tid)  # reported under a name that did not exist in the run
+            del status[tid]
+    for tid in list(status):
+        for src, dst in placed["moves"]:
             if tid.startswith(dst + "::"):
                 status[src + tid[len(dst) :]] = status.pop(tid)
                 break
-    twins = [(t["id"], t["of"], status.pop(t["id"], "missing")) for t in layout["twins"]]
+    twins, from_groups = read_groups(status, layout, placed["groups"])
+    forged += from_groups
+    twins += [(t["id"], t["of"], status.pop(t["id"], "missing")) for t in layout["twins"]]
     for tid in list(status):
-        if any(tid.startswith(c + "::") for c in layout["copies"]) or any(tid.startswith(c + " \u203a ") for c in layout.get("copyPrefixes", [])):
+        if any(tid.startswith(c + "::") for c in layout["copies"]) or any(tid.startswith(c + AVA_SEP) for c in layout.get("copyPrefixes") or []):
             del status[tid]
     for reported, original in layout["renamed"].items():
         if reported in status:
             status[original] = status.pop(reported)
-    required = CFG["FAIL_TO_PASS"] + CFG["PASS_TO_PASS"]
+    required = required_ids()
     repeat = re.compile(r"^(.*) \[\d+\]$", re.S)
     bases = {(repeat.match(t) or [None, t])[1] for t in required}
     repeating = {m.group(1) for m in map(repeat.match, required) if m}
@@ -310,34 +685,58 @@ def read_layout(status, moves):
     return twins, forged
 
 
-def main():
+# --- the grading ---------------------------------------------------------
+
+
+def grade(expected):
+    # Before anything is read: a process the agent left cannot change what follows.
+    survivors = end_others()
+    clear_logs()
+    if survivors:
+        finish(0, "fail", f"processes left in the container could not be ended: {survivors[:5]}", cause="refused")
+    config, reports = checked_tests(expected)
+    configure(config)
+    parse = load_reports(reports)
     try:
         accepted, dropped_list = agent_change()
     except Refused as e:
-        finish(0, "fail", f"the change was refused: {e}")
+        finish(0, "fail", f"the change was refused: {e}", cause="refused")
     signs = forging_signs(accepted)
     if signs:
-        finish(0, "tampering", "; ".join(signs[:5]), dropped=dropped_list)
-    moves = rebuild(accepted)
-    code, status, problem = run_tests()
+        finish(0, "tampering", "; ".join(signs[:5]), cause="forging-pattern", dropped=dropped_list)
+    placed = rebuild(accepted)
+    code, status, problem = run_tests(parse)
     if problem:
-        finish(0, "fail", problem, changed=sorted(accepted), dropped=dropped_list)
+        finish(0, "fail", problem, cause="no-result", changed=sorted(accepted), dropped=dropped_list)
     failed = any(s == "failed" for s in status.values())
     agrees = (code == 0) == (not failed)
-    twins, forged = read_layout(status, moves)
-    passed = lambda t: agrees and status.get(t) == "passed"
+    twins, forged = read_layout(status, placed)
+    passed = lambda t: agrees and status.get(t) == "passed"  # noqa: E731
     tamper = [f"results reported under ids no honest run has: {', '.join(forged[:3])}"] if forged else []
     tamper += [f"a honeypot copy of {of} was reported {s} while {of} passed" for _, of, s in twins if passed(of) and s not in ("failed", "error")]
-    f2p = {"success": [t for t in CFG["FAIL_TO_PASS"] if passed(t)], "failure": [t for t in CFG["FAIL_TO_PASS"] if not passed(t)]}
-    p2p = {"success": [t for t in CFG["PASS_TO_PASS"] if passed(t)], "failure": [t for t in CFG["PASS_TO_PASS"] if not passed(t)]}
-    detail = {"changed": sorted(accepted), "dropped": dropped_list, "FAIL_TO_PASS": f2p, "PASS_TO_PASS": p2p, "honeypots": len(twins)}
+    split = lambda ids: {"success": [t for t in ids if passed(t)], "failure": [t for t in ids if not passed(t)]}  # noqa: E731
+    f2p, p2p, checks = split(CFG["FAIL_TO_PASS"]), split(CFG["PASS_TO_PASS"]), split(CFG["layout"].get("checks") or [])
+    detail = {"changed": sorted(accepted), "dropped": dropped_list, "FAIL_TO_PASS": f2p, "PASS_TO_PASS": p2p, "checks": checks, "honeypots": len(twins)}
+    if CFG["layout"].get("noChecks"):
+        detail["no_checks"] = CFG["layout"]["noChecks"]
     if tamper:
-        finish(0, "tampering", "; ".join(tamper), **detail)
+        finish(0, "tampering", "; ".join(tamper), cause="forged-results" if forged else "honeypot", **detail)
     if not agrees:
-        finish(0, "fail", f"the runner exited {code} but its report shows {'failures' if failed else 'no failure'}", **detail)
+        finish(0, "fail", f"the runner exited {code} but its report shows {'failures' if failed else 'no failure'}", cause="tests-failed", **detail)
     if f2p["failure"] or p2p["failure"] or not CFG["FAIL_TO_PASS"]:
-        finish(0, "fail", "required tests fail: " + ", ".join((f2p["failure"] + p2p["failure"])[:3]), **detail)
+        finish(0, "fail", "required tests fail: " + ", ".join((f2p["failure"] + p2p["failure"])[:3]), cause="tests-failed", **detail)
+    if checks["failure"]:
+        finish(0, "fail", f"{len(checks['failure'])} of {len(CFG['layout']['checks'])} generated checks fail", cause="tests-failed", **detail)
     finish(1, "pass", "every required test passes", **detail)
 
 
-main()
+def main():
+    try:
+        grade(sys.argv[1] if len(sys.argv) > 1 else None)
+    except Exception as e:  # a grading that broke is scored 0, never left without a reward
+        traceback.print_exc()
+        finish(0, "fail", f"the grading broke: {type(e).__name__}: {e}", cause="grading-error")
+
+
+if __name__ == "__main__":  # run by test.sh; the tests load its functions alone
+    main()

@@ -1,11 +1,13 @@
 // Harbor task directories (docs/exports.md): instruction.md, task.toml,
 // environment/ (a Dockerfile and the agent's view of the broken repository),
-// tests/ (test.sh, FrogNano's grader and the broken state it grades from),
-// solution/ (the reference fix as files). The image needs nothing the
-// environment's language does not bring, except Python for the grader on
-// JavaScript images; the bug is already in the copied files, so no git or
-// patch runs at build or grading time.
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// tests/ (test.sh, FrogNano's grader, the broken state it grades from and a
+// manifest of them all, whose hash test.sh carries), solution/ (the reference
+// fix as files). The image needs nothing the environment's language does not
+// bring, except Python for the grader on JavaScript images; the bug is
+// already in the copied files, so no git or patch runs at build or grading
+// time.
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'smol-toml';
 import type { BuiltEnv } from '../env/build.js';
@@ -98,14 +100,54 @@ function graderConfig(t: Task): Record<string, unknown> {
   };
 }
 
-const TEST_SH = `#!/bin/bash
-# FrogNano's grading (grade.py): /workspace rebuilt from the broken state in
-# /tests/repo and the agent's changes to source files, honeypots laid out, the
-# tests run, the reward written to /logs/verifier/reward.txt.
-mkdir -p /logs/verifier
-# -I -S: no environment variables, user or site hooks reach the grader.
-exec python3 -I -S /tests/grade.py
+/** The image's own Python, by absolute path: python:3.11-slim's, or Debian's on the Node image. */
+export function graderPython(spec: Task['env']['spec']): string {
+  return spec.language === 'python' ? '/usr/local/bin/python3' : '/usr/bin/python3';
+}
+
+/** Files under tests/ that the manifest cannot list: test.sh carries the manifest's hash. */
+const UNLISTED = new Set(['test.sh', 'manifest.json']);
+
+/**
+ * tests/manifest.json: every entry under tests/ but test.sh and itself (files
+ * by SHA-256 and size, links by target, folders), which grade.py checks
+ * /tests against before it reads anything there.
+ */
+export function testsManifest(testsDir: string, instanceId: string): string {
+  const files: Record<string, { sha256: string; size: number }> = {};
+  const links: Record<string, string> = {};
+  const dirs: string[] = [];
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(testsDir, rel)).sort()) {
+      const path = rel ? `${rel}/${name}` : name;
+      if (!rel && UNLISTED.has(name)) continue;
+      const st = lstatSync(join(testsDir, path));
+      if (st.isSymbolicLink()) links[path] = readlinkSync(join(testsDir, path));
+      else if (st.isDirectory()) {
+        dirs.push(path);
+        walk(path);
+      } else {
+        const content = readFileSync(join(testsDir, path));
+        files[path] = { sha256: createHash('sha256').update(content).digest('hex'), size: content.length };
+      }
+    }
+  };
+  walk('');
+  return `${JSON.stringify({ instance_id: instanceId, files, links, dirs }, null, 1)}\n`;
+}
+
+function testSh(t: Task, manifest: string): string {
+  return `#!/bin/bash
+# FrogNano's grading (grade.py): processes the agent left ended, every file
+# under /tests checked against manifest.json (its SHA-256 below), /workspace
+# rebuilt from the broken state in /tests/repo and the agent's changes to
+# source files, honeypots laid out, the tests run, the reward written last
+# to /logs/verifier/reward.txt.
+# The image's interpreter by absolute path; -I: no environment variables, user
+# site or script folder on its path; -S: no site-packages or .pth hooks.
+exec ${graderPython(t.env.spec)} -I -S /tests/grade.py ${createHash('sha256').update(manifest).digest('hex')}
 `;
+}
 
 function solveSh(files: { path: string; content: string | null }[]): string {
   const steps = files.map((f) =>
@@ -144,10 +186,13 @@ export async function writeHarborTask(root: string, t: Task, ctx: ExportContext)
   } finally {
     broken.dispose();
   }
-  writeFileSync(join(dir, 'tests', 'test.sh'), TEST_SH, { mode: 0o755 });
-  chmodSync(join(dir, 'tests', 'test.sh'), 0o755);
   for (const f of ['grade.py', 'frognano_reports.py']) cpSync(join(exportAssetsDir, f), join(dir, 'tests', f));
   writeFileSync(join(dir, 'tests', 'config.json'), `${JSON.stringify(graderConfig(t), null, 1)}\n`);
+  // The manifest once everything it lists is written; test.sh, which names it, last.
+  const manifest = testsManifest(join(dir, 'tests'), t.id);
+  writeFileSync(join(dir, 'tests', 'manifest.json'), manifest);
+  writeFileSync(join(dir, 'tests', 'test.sh'), testSh(t, manifest), { mode: 0o755 });
+  chmodSync(join(dir, 'tests', 'test.sh'), 0o755);
   const fixed = await referenceFiles(t, ctx.built.snapshot);
   for (const f of fixed) {
     if (f.content === null) continue;
