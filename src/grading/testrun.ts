@@ -9,6 +9,7 @@ import { hostPython } from '../runtime/host.js';
 import { BoundedReadError, readBounded } from '../util/bounded-read.js';
 import { shellQuote } from '../util/shell.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { guardAlarms, guardEnv, type GuardAlarm } from './guard.js';
 import { ReuseKind, type ResultReuse } from './reuse.js';
 import { errorMessage } from '../util/errors.js';
 
@@ -25,14 +26,21 @@ export interface TestRun {
   durationMs: number;
   /** The end of the runner's output, for error messages. */
   outputTail: string;
+  /** Alarms the guard raised (runs made with `guard`). */
+  guard?: GuardAlarm[];
 }
 
 const REPORT_FILE = 'report';
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
+/** Where the runner writes its report, as the run sees it. */
+export function reportPath(ws: Workspace): string {
+  return `${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`;
+}
+
 /** The test argv with `{python}` and `{report}` filled in for this workspace. */
 export function testArgv(spec: EnvironmentSpec, ws: Workspace, forAgent = false): string[] {
-  const report = `${ws.runtime.outPath(ws.mounts)}/${REPORT_FILE}`;
+  const report = reportPath(ws);
   return expandUnittest(spec.test.command, forAgent).map((arg) => {
     let out = arg.replaceAll('{report}', report);
     if (out.includes('{python}')) {
@@ -67,6 +75,8 @@ export interface RunTestsOptions {
   reuse?: ResultReuse;
   /** Run even when a result for this content is known (a deliberate repeat), and remember it. */
   fresh?: boolean;
+  /** Load the guard (guard.ts), watching the lines this patch adds. */
+  guard?: { patch: string };
 }
 
 /**
@@ -77,7 +87,7 @@ export interface RunTestsOptions {
 export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTestsOptions = {}): Promise<TestRun> {
   const timeoutSec = opts.timeoutSec ?? spec.timeoutSec;
   const argv = testArgv(spec, ws);
-  const env = { ...spec.test.env, ...opts.env };
+  const env = { ...spec.test.env, ...opts.env, ...(opts.guard ? guardEnv(spec, ws, reportPath(ws), opts.guard.patch) : {}) };
   const digest = opts.reuse ? ws.digest() : null;
   const key = digest && SUITE_RUNS.key([ws.runtime.name, JSON.stringify(argv), JSON.stringify(env), JSON.stringify(ws.mounts.layers), digest]);
   const keep = (run: TestRun) => (run.outcome === 'completed' && run.exitAgrees ? 512 + run.outputTail.length + 256 * run.tests.size : null);
@@ -96,7 +106,15 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
 async function runOnce(spec: EnvironmentSpec, ws: Workspace, argv: string[], env: Record<string, string>, timeoutSec: number): Promise<TestRun> {
   const res = await ws.exec({ argv, env, timeoutMs: timeoutSec * 1000 });
   const outputTail = tail(`${res.stdout}\n${res.stderr}`);
-  const base = { exitCode: res.exitCode, durationMs: res.durationMs, outputTail, tests: new Map<string, TestResult>(), exitAgrees: false };
+  const alarms = guardAlarms(res.stdout, res.stderr);
+  const base = {
+    exitCode: res.exitCode,
+    durationMs: res.durationMs,
+    outputTail,
+    tests: new Map<string, TestResult>(),
+    exitAgrees: false,
+    ...(alarms.length ? { guard: alarms } : {}),
+  };
   if (res.spawnError) return { ...base, outcome: 'infra-error', reason: `could not start the runtime: ${res.spawnError}` };
   if (res.timedOut) return { ...base, outcome: 'timeout', reason: `the test run exceeded ${timeoutSec} s and was killed` };
   if (res.outputLimited) {
@@ -122,6 +140,9 @@ async function runOnce(spec: EnvironmentSpec, ws: Workspace, argv: string[], env
     text = res.stdout;
   }
 
+  // node:test folds a child process's stderr into its report.
+  const inReport = guardAlarms(text);
+  if (inReport.length) base.guard = [...(base.guard ?? []), ...inReport];
   let tests: TestResult[];
   try {
     tests = parseReport(spec.test.report.format, text, ws.runtime.workdir(ws.mounts)).tests;

@@ -16,6 +16,7 @@ import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Ru
 
 const WORKDIR = '/workspace';
 const OUTDIR = '/frognano/out';
+const TOOLSDIR = '/frognano/tools';
 /** Where a kept sandbox sees the host's Node, which runs its supervisor. */
 const SUPERVISOR_NODE = '/frognano/node';
 
@@ -113,6 +114,10 @@ export class BwrapRuntime implements Runtime {
     return OUTDIR;
   }
 
+  toolsPath(): string {
+    return TOOLSDIR;
+  }
+
   /**
    * The full argv: rlimits, then bwrap. As root, bwrap builds the sandbox
    * without a user namespace and setpriv drops to the workspace's own uid
@@ -190,6 +195,7 @@ export class BwrapRuntime implements Runtime {
     for (const layer of m.layers) args.push('--ro-bind', layer.host, `${WORKDIR}/${layer.rel}`);
     for (const rel of m.scratch ?? []) args.push('--perms', '1777', '--tmpfs', `${WORKDIR}/${rel}`);
     args.push(...dirs(OUTDIR), '--bind', m.outDir, OUTDIR);
+    if (m.tools) args.push('--ro-bind', m.tools, TOOLSDIR);
     return args;
   }
 

@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS, type ExecRequest, type ExecResult, type Mounts, type Ru
 
 const WORKDIR = '/workspace';
 const OUTDIR = '/frognano/out';
+const TOOLSDIR = '/frognano/tools';
 
 /** Why docker cannot be used here, or null when an engine answers. */
 export function dockerUnavailableReason(): string | null {
@@ -34,6 +35,10 @@ export class DockerRuntime implements Runtime {
 
   outPath(): string {
     return OUTDIR;
+  }
+
+  toolsPath(): string {
+    return TOOLSDIR;
   }
 
   command(m: Mounts, req: ExecRequest, containerName: string): string[] {
@@ -65,6 +70,7 @@ export class DockerRuntime implements Runtime {
       `${m.outDir}:${OUTDIR}`,
     ];
     for (const layer of m.layers) args.push('-v', `${layer.host}:${WORKDIR}/${layer.rel}:ro`);
+    if (m.tools) args.push('-v', `${m.tools}:${TOOLSDIR}:ro`);
     for (const rel of m.scratch ?? []) args.push('--tmpfs', `${WORKDIR}/${rel}`);
     for (const [k, v] of Object.entries(req.env ?? {})) args.push('-e', `${k}=${v}`);
     args.push('-w', req.cwd ? `${WORKDIR}/${req.cwd}` : WORKDIR, this.image, ...req.argv);

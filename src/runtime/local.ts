@@ -21,6 +21,10 @@ export class LocalRuntime implements Runtime {
     return m.outDir;
   }
 
+  toolsPath(m: Mounts): string {
+    return m.tools ?? '';
+  }
+
   exec(m: Mounts, req: ExecRequest): Promise<ExecResult> {
     const limits = { ...DEFAULT_LIMITS, ...req.limits };
     const mb = 1024 * 1024;

@@ -29,6 +29,8 @@ export interface Mounts {
   layers: { rel: string; host: string }[];
   /** Host directory for reports the command writes (writable, outside the workspace). */
   outDir: string;
+  /** A host folder of FrogNano's own tools (the graded runs' guard), mounted read-only where `toolsPath` says. */
+  tools?: string;
   /** Unprivileged uid/gid the sandbox runs as (bwrap); owns root and outDir. */
   uid: number;
   /**
@@ -66,6 +68,8 @@ export interface Runtime {
   workdir(m: Mounts): string;
   /** Where `outDir` appears to commands. */
   outPath(m: Mounts): string;
+  /** Where `tools` appears to commands. */
+  toolsPath(m: Mounts): string;
   exec(m: Mounts, req: ExecRequest): Promise<ExecResult>;
   /**
    * A sandbox kept for a series of commands on one workspace, with the same

@@ -99,6 +99,10 @@ export interface GradingLayout {
   checks?: string[];
   /** Why the task has no generated check, where it has none (absent on layouts made before checks). */
   noChecks?: string;
+  /** Graded runs load the guard (assets/guard): true where the check ran quiet with it on the broken state and the fix; absent on layouts made before it. */
+  guard?: boolean;
+  /** Why they do not, where the guard raised an alarm on the broken state or the fix. */
+  unguarded?: string;
 }
 
 /**

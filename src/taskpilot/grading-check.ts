@@ -33,11 +33,18 @@ export interface LayoutCheck {
 
 const REPEAT = /^.* \[\d+\]$/s;
 
+/** Whether a check's runs load the guard, and the first alarm that turned it off. */
+interface GuardState {
+  on: boolean;
+  alarm?: string;
+}
+
 async function gradedRun(
   c: LayoutCheck,
   layout: GradingLayout,
   fixed: boolean,
   random: () => number,
+  guard: GuardState,
 ): Promise<{ run: TestRun; reading: LayoutReading } | null> {
   const required = [...c.f2p, ...c.p2p];
   const taken = new Set([...testPathsInUse(c.built.snapshot, c.built.env.spec), ...layout.files.map((f) => f.path)]);
@@ -50,8 +57,11 @@ async function gradedRun(
     },
   });
   try {
-    const run = await runTests(c.built.env.spec, ws, { timeoutSec: c.timeoutSec });
-    if (run.outcome !== 'completed') return null;
+    // The guard watches the fix's own lines, as it would an agent's.
+    const run = await runTests(c.built.env.spec, ws, { timeoutSec: c.timeoutSec, ...(guard.on ? { guard: { patch: fixed ? c.fixPatch : '' } } : {}) });
+    const alarm = run.guard?.[0];
+    if (alarm) guard.alarm ??= `the guard raised ${alarm.cause} on the ${fixed ? 'reference fix' : 'broken state'}: ${alarm.detail}`;
+    if (run.outcome !== 'completed' || alarm) return null;
     return { run, reading: readLayout(run, layout, placed, required) };
   } finally {
     ws.dispose();
@@ -70,6 +80,7 @@ export interface LayoutStart {
   random: () => number;
   layouts: AsyncGenerator<LayoutPlan>;
   first: { plan: LayoutPlan; broken: { run: TestRun; reading: LayoutReading } | null } | null;
+  guard: GuardState;
 }
 
 /**
@@ -83,8 +94,9 @@ export async function startLayoutCheck(c: LayoutCheck): Promise<LayoutStart> {
   const random = rng(deriveSeed('grading', c.bugPatch));
   const layouts = planLayouts(c, random);
   const next = await layouts.next();
-  const first = next.done ? null : { plan: next.value, broken: await gradedRun(c, next.value.layout, false, random) };
-  return { f2p: [...c.f2p], p2p: [...c.p2p], random, layouts, first };
+  const guard: GuardState = { on: true };
+  const first = next.done ? null : { plan: next.value, broken: await gradedRun(c, next.value.layout, false, random, guard) };
+  return { f2p: [...c.f2p], p2p: [...c.p2p], random, layouts, first, guard };
 }
 
 /**
@@ -144,13 +156,20 @@ export async function checkedLayout(c: LayoutCheck, started?: LayoutStart): Prom
   const random = resumed?.random ?? rng(deriveSeed('grading', c.bugPatch));
   const layouts = resumed?.layouts ?? planLayouts(c, random);
   let ahead = resumed?.first ?? undefined;
+  const guard = resumed?.guard ?? { on: true };
   for (let next = ahead ? { done: false as const, value: ahead.plan } : await layouts.next(); !next.done; next = await layouts.next()) {
     let plan: LayoutPlan | null = next.value;
     const avoid: Avoid = new Map();
     for (let draw = 0; plan; draw++) {
-      const broken = ahead ? ahead.broken : await gradedRun(c, plan.layout, false, random);
+      const broken = ahead ? ahead.broken : await gradedRun(c, plan.layout, false, random, guard);
       ahead = undefined;
-      const fixed = broken && (await gradedRun(c, plan.layout, true, random));
+      const fixed = broken && (await gradedRun(c, plan.layout, true, random, guard));
+      if (guard.on && guard.alarm) {
+        // The project itself trips the guard: the task is graded without it, the same layout checked again.
+        guard.on = false;
+        draw--;
+        continue;
+      }
       if (!broken || !fixed || !behaves(c, broken.run, fixed.run)) break;
       // A twin that passed on the broken state expects the broken code's own output: a value an agent could rule out. Drawn again without it.
       const collided = collisions(plan, broken.reading, fixed.reading);
@@ -162,7 +181,7 @@ export async function checkedLayout(c: LayoutCheck, started?: LayoutStart): Prom
           continue;
         }
       }
-      return finished(plan.layout, broken, fixed);
+      return { ...finished(plan.layout, broken, fixed), guard: guard.on, ...(guard.alarm ? { unguarded: guard.alarm } : {}) };
     }
   }
   return null;

@@ -97,3 +97,23 @@ export function addedLines(patch: string): string[] {
     .filter((l) => l.startsWith('+') && !l.startsWith('+++'))
     .map((l) => l.slice(1));
 }
+
+/** The line numbers each file has after a patch for the lines the patch adds (new files: every line), by the b/ path. */
+export function addedLineNumbers(patch: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  let file: number[] | null = null;
+  let line = 0;
+  for (const l of patch.split('\n')) {
+    const header = /^diff --git a\/.+? b\/(.+)$/.exec(l);
+    if (header) {
+      file = out[header[1]!] ??= [];
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (hunk) line = Number(hunk[1]);
+    else if (!file || l.startsWith('+++') || l.startsWith('---')) continue;
+    else if (l.startsWith('+')) file.push(line++);
+    else if (l.startsWith(' ')) line++;
+  }
+  return out;
+}

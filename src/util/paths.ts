@@ -32,3 +32,6 @@ export function subdir(root: string, ...parts: string[]): string {
 
 /** Scripts exported tasks ship: Harbor's grader and the report reader (src/interop/). */
 export const exportAssetsDir = join(packageRoot, 'assets', 'exports');
+
+/** The guard graded test runs load before any code of the change (docs/verifier.md, "Tamper evidence"). */
+export const guardAssetsDir = join(packageRoot, 'assets', 'guard');

@@ -98,7 +98,7 @@ async function gradeOnce(task: Task, patch: string, opts: VerifyOptions): Promis
     },
   });
   try {
-    const run = await runTests(task.env.spec, ws, { timeoutSec: verifyTimeoutSec(task) });
+    const run = await runTests(task.env.spec, ws, { timeoutSec: verifyTimeoutSec(task), ...(layout.guard === true ? { guard: { patch } } : {}) });
     return { run, reading: readLayout(run, layout, placed, required), sources };
   } finally {
     ws.dispose();
@@ -160,7 +160,7 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
   try {
     for (let attempt = 0; attempt < (opts.attempts ?? 2); attempt++) {
       last = await gradeOnce(task, accepted.patch, opts);
-      if (last.run.outcome !== 'infra-error') break;
+      if (last.run.outcome !== 'infra-error' || last.run.guard?.length) break;
     }
   } catch (err) {
     if (err instanceof PatchDoesNotApply) return zero('fail', 'patch-does-not-apply', `the patch does not apply: ${err.message}`, patchInfo);
@@ -178,6 +178,12 @@ export async function verify(task: Task, change: AgentChange, opts: VerifyOption
   }
   const graded = last!;
   const applied = { ...patchInfo, applied: true };
+  // The guard ends the run where the change rewrote the framework, set a tracing hook, read frames or wrote the report itself.
+  const alarms = graded.run.guard ?? [];
+  if (alarms.length) {
+    const tamper = alarms.slice(0, 3).map((a) => `${a.cause}: ${a.detail}`);
+    return zero('tampering', alarms[0]!.cause, `tampering: ${tamper.join('; ')}`, applied, { tamper });
+  }
   // A run with no usable report is infrastructure only when the same run
   // without the change has none either: otherwise the change broke it
   // (exited, crashed or flooded the runner before it reported), which scores

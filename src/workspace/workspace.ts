@@ -15,6 +15,7 @@ import { buildTree, ImageStore, RUNNER_OUTPUT, type ImageRecipe } from './image.
 import { treeDigest } from './digest.js';
 import { copyImage, newWorkspaceDir, WorkspacePool, type Copy } from './pool.js';
 import { ChangeRefused, scanTree } from './scan.js';
+import { guardAssetsDir } from '../util/paths.js';
 
 export interface WorkspaceOptions extends Omit<ImageRecipe, 'layerPaths'> {
   layers: { rel: string; host: string }[];
@@ -90,6 +91,7 @@ export class Workspace {
       root: join(copy.dir, 'repo'),
       layers: opts.layers,
       outDir: join(copy.dir, 'out'),
+      tools: guardAssetsDir,
       uid: copy.uid,
       ...(scratch.length ? { scratch } : {}),
     };

@@ -102,6 +102,8 @@ export interface ToyOptions {
   runtime?: Runtime;
   /** Spec overrides for the JavaScript environment (e.g. another test command). */
   js?: Record<string, unknown>;
+  /** Grade without the guard (default: with it, as synthesis checks it), to see the honeypots alone at work. */
+  guard?: boolean;
 }
 
 /**
@@ -146,7 +148,7 @@ export async function toyTask(language: 'javascript' | 'typescript' | 'python', 
     PASS_TO_PASS: p2p,
     hiddenFiles: opts.hidden ? [testFile] : [],
     ...(opts.heldBack ? { heldBack: [f2p[1]!] } : {}),
-    ...(grading ? { grading } : {}),
+    ...(grading ? { grading: opts.guard === false ? { ...grading, guard: false } : grading } : {}),
     knobs: { bugs: 1, hint: 'full', visibility: opts.hidden ? 'hidden' : 'visible', families: ['operations'] },
     provenance: { strategy: 'procedural', edits: [], seeds: [0] },
     stats: { createdAt: new Date(0).toISOString() },

@@ -1,5 +1,7 @@
 // Red team, part 2: forging results from inside the test process or beside
-// it, with code in the source module that the tests import. Each forger
+// it, with code in the source module that the tests import, graded without
+// the guard so that the honeypots alone are seen at work (guard.test.ts
+// runs the same attacks with it). Each forger
 // spares the tests it believes are honeypots, by the marks the old canaries
 // and twins carried (fixed words, nonce-shaped tokens, their files and file
 // metadata), by what the agent saw, or by the content of the test. The
@@ -20,11 +22,14 @@ import * as P from './payloads-py.js';
 describe('red team: forging results from the source module', { skip }, () => {
   const red = useRedTeam(async () => {
     const [js, py, ts, stdoutJs] = await Promise.all([
-      toyTask('javascript'),
-      toyTask('python'),
-      toyTask('typescript'),
+      toyTask('javascript', { guard: false }),
+      toyTask('python', { guard: false }),
+      toyTask('typescript', { guard: false }),
       // As a user's environment may read TAP: from the runner's stdout, where test code prints too.
-      toyTask('javascript', { js: { test: { command: [...NODE_TAP.slice(0, 2), 'tests/run-all.js'], report: { format: 'tap', from: 'stdout' } } } }),
+      toyTask('javascript', {
+        guard: false,
+        js: { test: { command: [...NODE_TAP.slice(0, 2), 'tests/run-all.js'], report: { format: 'tap', from: 'stdout' } } },
+      }),
     ]);
     return { js, py, ts, stdoutJs };
   });
