@@ -19,7 +19,7 @@ import { shellQuote } from '../util/shell.js';
 import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
 import type { ExportContext } from './harbor.js';
 import { baseImageLines, setupLines } from './image.js';
-import { envLines, outputTailLine, readerLines, testLine } from './test-lines.js';
+import { DROP_STATE, dropLine, dropRecordCommand, envLines, outputTailLine, readerLines, testLine } from './test-lines.js';
 
 /** The dataset the task repository lists its tasks under (sweb.yaml). */
 export const SWEBENCH_DATASET = 'frognano/tasks';
@@ -32,24 +32,23 @@ export function swebenchImage(id: string): string {
 }
 
 /** The instance's base commit (the cut tree on the clean commit, on a branch named after the task) and its test patch. */
-async function states(t: Task, repo: EnvRepo, ctx: ExportContext): Promise<{ base: string; testPatch: string; testFiles: { path: string; status: string }[] }> {
+async function states(t: Task, repo: EnvRepo, ctx: ExportContext): Promise<{ base: string; testPatch: string }> {
   const { full, cut } = await brokenTrees(t, repo, ctx);
   const base = await repo.branch(t.id, [{ tree: cut, message: `broken: ${t.id} (its failing tests come with test.patch)` }]);
-  return { base, testPatch: await repo.diff(base, full), testFiles: await repo.changedFiles(base, full) };
+  return { base, testPatch: await repo.diff(base, full) };
 }
 
-function evalScript(t: Task, base: string, testPatch: string, testFiles: { path: string; status: string }[]): string {
-  const existing = testFiles.filter((f) => f.status !== 'A').map((f) => shellQuote(f.path));
-  const added = testFiles.filter((f) => f.status === 'A').map((f) => shellQuote(f.path));
+function evalScript(t: Task, base: string, testPatch: string): string {
   return [
     '#!/bin/bash',
     'set -uxo pipefail',
     'cd /testbed',
-    'git config --global --add safe.directory /testbed',
-    // The tests as the base commit has them, then the failing tests from the test patch.
-    ...(existing.length ? [`git checkout ${base} -- ${existing.join(' ')}`] : []),
-    ...(added.length ? [`rm -f -- ${added.join(' ')}`] : []),
-    ...(testPatch ? [`git apply -v - <<'EOF_FROGNANO_TEST_PATCH'`, testPatch.replace(/\n$/, ''), 'EOF_FROGNANO_TEST_PATCH'] : []),
+    // What the verifier drops from a change (tests, runner configuration, links...), as the base commit has it.
+    dropLine(t.env.spec, t.hiddenFiles, base, '/testbed'),
+    // Then the failing tests from the test patch, with the image's own copy of the repository (the work tree's .git is the prediction's to change).
+    ...(testPatch
+      ? [`git --git-dir=${DROP_STATE}/git --work-tree=/testbed apply -v - <<'EOF_FROGNANO_TEST_PATCH'`, testPatch.replace(/\n$/, ''), 'EOF_FROGNANO_TEST_PATCH']
+      : []),
     ...readerLines(),
     ...envLines(t.env.spec),
     "echo '>>>>> Start Test Output'",
@@ -57,11 +56,11 @@ function evalScript(t: Task, base: string, testPatch: string, testFiles: { path:
     testLine(t.env.spec, '/testbed'),
     "echo '>>>>> End Test Output'",
     outputTailLine(),
-    ...(existing.length ? [`git checkout ${base} -- ${existing.join(' ')}`] : []),
     '',
   ].join('\n');
 }
 
+/** The image: the bundle cloned at the base commit, the setup steps, then the drop step's record of the built state. */
 function dockerfile(t: Task, base: string): string {
   return [
     ...baseImageLines(t.env.spec, ['git', 'patch']),
@@ -71,6 +70,7 @@ function dockerfile(t: Task, base: string): string {
     ...setupLines(t.env.spec),
     // What setup installs stays out of git's view: the harness cleans untracked files between patch attempts.
     ...(t.env.spec.layer.length ? [`RUN printf '%s\\n' ${t.env.spec.layer.map(shellQuote).join(' ')} >> .git/info/exclude`] : []),
+    `RUN ${dropRecordCommand('/testbed')}`,
     '',
   ].join('\n');
 }
@@ -80,7 +80,7 @@ const yaml = (fields: Record<string, string | string[]>) => stringify(fields, { 
 
 /** One task into the task repository and its environment's git repository; returns its row. */
 export async function writeSweBenchTask(root: string, t: Task, repo: EnvRepo, ctx: ExportContext): Promise<Record<string, unknown>> {
-  const { base, testPatch, testFiles } = await states(t, repo, ctx);
+  const { base, testPatch } = await states(t, repo, ctx);
   const row = {
     ...toSweBench(t),
     repo: `frognano/${t.env.name}`,
@@ -89,7 +89,7 @@ export async function writeSweBenchTask(root: string, t: Task, repo: EnvRepo, ct
     test_patch: testPatch,
     version: t.env.hash.slice(0, 12),
     image: swebenchImage(t.id),
-    eval_script: evalScript(t, base, testPatch, testFiles),
+    eval_script: evalScript(t, base, testPatch),
     log_parser: LOG_PARSER,
     eval_type: 'pass_and_fail',
   };

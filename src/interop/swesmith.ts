@@ -18,7 +18,7 @@ import { jsonLines } from '../util/json-lines.js';
 import type { ExportContext } from './harbor.js';
 import { baseImageLines, setupLines } from './image.js';
 import { brokenTrees, type EnvRepo, EnvRepos, type EnvironmentOf } from './env-repo.js';
-import { envLines, readerLines, testLine } from './test-lines.js';
+import { dropLine, dropRecordCommand, envLines, readerLines, testLine } from './test-lines.js';
 
 /** The owner part of every name: SWE-smith's names are `<owner>__<repo>.<commit8>`. */
 export const SWESMITH_OWNER = 'frognano';
@@ -60,22 +60,46 @@ export async function writeSweSmithTask(
   return { record: { ...rec, instance_id: names.instanceId, repo: names.repoName, image_name: names.image }, testFiles: [f2pFiles, p2pFiles] };
 }
 
-/** The test command of an environment's profile: the run, printing "[PASSED] id" lines. */
-export function sweSmithTestCmd(spec: EnvironmentSpec): string {
-  return ['cd /testbed', ...readerLines(), ...envLines(spec), testLine(spec, '/testbed')].join('\n');
+/**
+ * The test command of an environment's profile: what the verifier drops from
+ * the prediction put back as the checked-out commit has it (hidden files of
+ * every instance of the environment count as tests), then the run, printing
+ * "[PASSED] id" lines.
+ */
+export function sweSmithTestCmd(spec: EnvironmentSpec, hidden: readonly string[] = []): string {
+  return ['cd /testbed', dropLine(spec, hidden, 'HEAD', '/testbed'), ...readerLines(), ...envLines(spec), testLine(spec, '/testbed')].join('\n');
 }
 
 function pyString(s: string): string {
   return JSON.stringify(s); // a JSON string is a Python string literal
 }
 
+/** One environment of the export: a task of it (its spec), its clean commit, and the hidden files of all its instances. */
+export interface SweSmithEnv {
+  t: Task;
+  clean: string;
+  hidden?: string[];
+}
+
+/** A profile's Dockerfile: the mirror cloned, the setup steps, then the drop step's record of the built state. */
+export function sweSmithDockerfile(spec: EnvironmentSpec): string {
+  return [
+    ...baseImageLines(spec, ['git']),
+    'RUN git clone {mirror_url} /testbed',
+    'WORKDIR /testbed',
+    ...setupLines(spec),
+    `RUN ${dropRecordCommand('/testbed')}`,
+    '',
+  ].join('\n');
+}
+
 /** The profiles module: one class per environment, registered with SWE-smith's registry on import. */
-export function profilesModule(envs: { t: Task; clean: string }[], testFiles: Record<string, [string[], string[]]>): string {
-  const classes = envs.map(({ t, clean }, i) => {
+export function profilesModule(envs: SweSmithEnv[], testFiles: Record<string, [string[], string[]]>): string {
+  const classes = envs.map(({ t, clean, hidden }, i) => {
     const spec = t.env.spec;
     const python = spec.language === 'python';
-    const testCmd = sweSmithTestCmd(spec);
-    const docker = [...baseImageLines(spec, ['git']), 'RUN git clone {mirror_url} /testbed', 'WORKDIR /testbed', ...setupLines(spec), ''].join('\n');
+    const testCmd = sweSmithTestCmd(spec, hidden ?? t.hiddenFiles);
+    const docker = sweSmithDockerfile(spec);
     return `@dataclass
 class FrogNano${i}(${python ? 'PythonProfile' : 'JavaScriptProfile'}):
     """${t.env.name} at ${clean.slice(0, 8)}: ${spec.language}, its test command printing "[PASSED] id" lines."""
@@ -132,7 +156,7 @@ for _profile in (${envs.map((_, i) => `FrogNano${i}`).join(', ')},):
 export function writeSweSmithFiles(
   root: string,
   records: Record<string, unknown>[],
-  envs: { t: Task; clean: string }[],
+  envs: SweSmithEnv[],
   testFiles: Record<string, [string[], string[]]>,
 ): void {
   mkdirSync(root, { recursive: true });
@@ -145,17 +169,20 @@ export async function exportSweSmithDir(out: string, tasks: readonly Task[], env
   const repos = new EnvRepos(join(out, 'repos'));
   const records: Record<string, unknown>[] = [];
   const testFiles: Record<string, [string[], string[]]> = {};
+  const hidden = new Map<EnvRepo, Set<string>>();
   for (const [i, t] of tasks.entries()) {
     progress(i, t);
     const ctx = await envOf(t);
-    const { record, testFiles: files } = await writeSweSmithTask(t, await repos.get(t, ctx), ctx);
+    const repo = await repos.get(t, ctx);
+    const { record, testFiles: files } = await writeSweSmithTask(t, repo, ctx);
     records.push(record);
     testFiles[String(record.instance_id)] = files;
+    hidden.set(repo, new Set([...(hidden.get(repo) ?? []), ...t.hiddenFiles]));
   }
   writeSweSmithFiles(
     out,
     records,
-    repos.list().map(({ repo, task }) => ({ t: task, clean: repo.clean })),
+    repos.list().map(({ repo, task }) => ({ t: task, clean: repo.clean, hidden: [...(hidden.get(repo) ?? [])] })),
     testFiles,
   );
 }

@@ -4,16 +4,20 @@
 // swebench/task/checks.py and repo.py, and the eval-script handling of
 // swebench/harness/utils.py (make_test_spec) and grading.py. The export's
 // images are not built here (no container engine); a bubblewrap stand-in
-// runs the eval script on a clone of the exported bundle as the harness would.
+// runs the Dockerfile's record step and then the eval script on a clone of
+// the exported bundle as the harness would, with predictions that add runner
+// configuration or change tests: none resolves the task.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { EnvRepo } from '../../src/interop/env-repo.js';
 import { swebenchImage, writeSweBenchTask, writeSweYaml } from '../../src/interop/swebench.js';
 import { bwrapAvailable } from '../../src/runtime/host.js';
 import { fromRecord } from '../../src/task/formats.js';
+import type { Task } from '../../src/task/task.js';
+import { fileDiff } from '../../src/util/diff.js';
 import { toyTask, type ToyTask } from '../helpers/task.js';
 import { tempDir } from '../helpers/workspace.js';
 import { inSandbox } from './container.js';
@@ -51,6 +55,51 @@ function asHarnessRuns(script: string): string {
   lines.splice(end, 1, 'SWEBENCH_TEST_EXIT_CODE=$?', lines[end]!, 'echo ">>>>> Test Exit Code: $SWEBENCH_TEST_EXIT_CODE"');
   return `#!/bin/bash\nset -uxo pipefail\n${lines.join('\n')}\n`;
 }
+
+/** A prediction as a model's diff: files written over a clone at the base commit (null deletes). */
+function prediction(bundle: string, base: string, files: Record<string, string | null>): string {
+  const dir = join(tempDir('fn-pred-'), 'repo');
+  sh(tempDir(), 'clone', '-q', bundle, dir);
+  sh(dir, 'checkout', '-q', base);
+  for (const [rel, content] of Object.entries(files)) {
+    if (content === null) execFileSync('rm', ['-f', join(dir, rel)]);
+    else {
+      mkdirSync(join(dir, rel, '..'), { recursive: true });
+      writeFileSync(join(dir, rel), content);
+    }
+  }
+  sh(dir, 'add', '-A');
+  return sh(dir, 'diff', '--cached', '--binary', base);
+}
+
+/**
+ * The harness's run of one prediction in the stand-in: the image (the bundle
+ * cloned at the base, the Dockerfile's record step), the prediction applied
+ * with git apply, then the eval script as make_test_spec rewrites it.
+ */
+function harnessRun(taskDir: string, row: Record<string, unknown>, patch: string): { tests: Map<string, string>; exit: number; log: string } {
+  const testbed = join(tempDir('fn-testbed-'), 'testbed');
+  const state = tempDir('fn-opt-');
+  sh(tempDir(), 'clone', '-q', join(taskDir, 'repo.bundle'), testbed);
+  sh(testbed, 'checkout', '-q', '-B', 'main', String(row.base_commit));
+  const record = readFileSync(join(taskDir, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('drop.py record'))!
+    .replace(/^RUN /, '');
+  inSandbox({ [testbed]: '/testbed', [state]: '/opt/frognano' }, ['bash', '-c', record], '/testbed');
+  if (patch) execFileSync('git', ['apply', '--verbose', '-'], { cwd: testbed, input: patch });
+  const scriptDir = tempDir('fn-eval-');
+  writeFileSync(join(scriptDir, 'eval.sh'), asHarnessRuns(String(row.eval_script)));
+  let log: string;
+  try {
+    log = inSandbox({ [testbed]: '/testbed', [scriptDir]: '/eval', [state]: '/opt/frognano' }, ['bash', '-c', 'bash /eval/eval.sh 2>&1'], '/');
+  } catch (err) {
+    log = String((err as { stdout?: string }).stdout ?? '');
+  }
+  return { ...readLog(log), log };
+}
+
+const resolvedBy = (t: Task, tests: Map<string, string>) => [...t.FAIL_TO_PASS, ...t.PASS_TO_PASS].every((id) => tests.get(id) === 'PASSED');
 
 /** The statuses between the markers, as parse_log_jest_json reads them, and the recorded exit code. */
 function readLog(log: string): { tests: Map<string, string>; exit: number } {
@@ -111,25 +160,74 @@ for (const language of ['python', 'javascript'] as const) {
         [toy.task.fixPatch, true],
         ['', false],
       ] as const) {
-        const testbed = join(tempDir('fn-testbed-'), 'testbed');
-        sh(tempDir(), 'clone', '-q', join(root, 'tasks', toy.task.id, 'repo.bundle'), testbed);
-        sh(testbed, 'checkout', '-q', '-B', 'main', String(row.base_commit));
-        if (patch) execFileSync('git', ['apply', '--verbose', '-'], { cwd: testbed, input: patch });
-        const scriptDir = tempDir('fn-eval-');
-        writeFileSync(join(scriptDir, 'eval.sh'), asHarnessRuns(String(row.eval_script)));
-        let log: string;
-        try {
-          log = inSandbox({ [testbed]: '/testbed', [scriptDir]: '/eval' }, ['bash', '-c', 'bash /eval/eval.sh 2>&1'], '/');
-        } catch (err) {
-          log = String((err as { stdout?: string }).stdout ?? '');
-        }
-        const { tests, exit } = readLog(log);
+        const { tests, exit, log } = harnessRun(join(root, 'tasks', toy.task.id), row, patch);
         const passed = (id: string) => tests.get(id) === 'PASSED';
-        assert.equal(toy.task.FAIL_TO_PASS.every(passed) && toy.task.PASS_TO_PASS.every(passed), resolved, log.slice(-3000));
+        assert.equal(resolvedBy(toy.task, tests), resolved, log.slice(-3000));
         assert.equal(exit === 0, resolved, 'the recorded exit code is the runner\u2019s');
         assert.ok(toy.task.PASS_TO_PASS.every(passed), 'the tests that pass before the fix pass');
       }
     });
+
+    it('drops the runner configuration and test changes a prediction adds: none resolves the task', T, () => {
+      const taskDir = join(root, 'tasks', toy.task.id);
+      const bundle = join(taskDir, 'repo.bundle');
+      const base = String(row.base_commit);
+      const fixAdd = language === 'python' ? 'import calc\ncalc.add = lambda a, b: a + b\n' : '';
+      const attacks: Record<string, Record<string, string | null>> = language === 'python'
+        ? {
+            'a conftest.py that fixes add at collection': { 'conftest.py': fixAdd },
+            'the same in tests/': { 'tests/conftest.py': fixAdd },
+            'a pytest.ini loading a forging plugin (a source file, kept)': {
+              'pytest.ini': '[pytest]\naddopts = -p forger\n',
+              'forger.py':
+                'import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n',
+            },
+            "the tests' package __init__.py fixing add before the tests import": { 'tests/__init__.py': fixAdd },
+          }
+        : {
+            'a setup file beside the tests that fixes add': {
+              'tests/aaa.test.js':
+                "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('../src/math.js', import.meta.url), 'export const add = (a, b) => a + b;\\nexport const mul = (a, b) => a * b;\\n');\n",
+            },
+          };
+      const resolved = Object.entries(attacks).flatMap(([what, files]) => {
+        const { tests, log } = harnessRun(taskDir, row, prediction(bundle, base, files));
+        assert.match(log, /frognano: dropped /, what);
+        return resolvedBy(toy.task, tests) ? [what] : [];
+      });
+      assert.deepEqual(resolved, []);
+    });
+
+    if (language === 'javascript') {
+      it('drops a package.json test script a prediction rewrites, where the tests run through npm', T, async () => {
+        // The same task with its tests run by `npm test` (the script comes with the broken state), TAP read from stdout.
+        const pkg = readFileSync(join(toy.built.snapshot, 'package.json'), 'utf8');
+        const scripted = `${JSON.stringify({ ...(JSON.parse(pkg) as object), scripts: { test: 'node --test-reporter=tap tests/run-all.js' } })}\n`;
+        const spec = {
+          ...toy.task.env.spec,
+          test: { ...toy.task.env.spec.test, command: ['npm', 'test', '--silent'], report: { format: 'tap' as const, from: 'stdout' as const } },
+        };
+        const npmTask: Task = { ...toy.task, env: { ...toy.task.env, spec }, bugPatch: toy.task.bugPatch + fileDiff('package.json', pkg, scripted) };
+        const npmRoot = tempDir('fn-swebench-npm-');
+        const npmRepo = await EnvRepo.create(join(npmRoot, 'repos', toy.task.env.name), toy.built.snapshot);
+        const npmRow = await writeSweBenchTask(npmRoot, npmTask, npmRepo, toy);
+        const taskDir = join(npmRoot, 'tasks', toy.task.id);
+        assert.ok(resolvedBy(npmTask, harnessRun(taskDir, npmRow, npmTask.fixPatch).tests), 'the reference fix resolves it through npm');
+        const forged = [
+          'TAP version 13',
+          '# Subtest: toy',
+          ...[...npmTask.FAIL_TO_PASS, ...npmTask.PASS_TO_PASS].map((id, i) => `    ok ${i + 1} - ${id.split(' > ')[1]!}`),
+          'ok 1 - toy',
+        ].join('\n');
+        const files = {
+          'forge.js': `console.log(${JSON.stringify(forged)});\n`,
+          'package.json': `${JSON.stringify({ ...(JSON.parse(pkg) as object), scripts: { test: 'node forge.js' } })}\n`,
+        };
+        const { tests, log } = harnessRun(taskDir, npmRow, prediction(join(taskDir, 'repo.bundle'), String(npmRow.base_commit), files));
+        assert.equal(resolvedBy(npmTask, tests), false, log.slice(-3000));
+        assert.match(log, /frognano: dropped the change to package\.json/);
+      });
+    }
 
     it('imports back to the same task', T, async () => {
       assert.deepEqual(await fromRecord('swebench', JSON.parse(JSON.stringify(row)) as Record<string, unknown>), toy.task);

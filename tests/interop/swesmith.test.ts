@@ -5,14 +5,16 @@
 // `swebench/swesmith.<arch>.<owner>_1776_<repo>.<commit8>`), the branch per
 // instance with the bug and then the failing tests removed (its evaluation
 // checks out HEAD~1), and its eval script's markers. No image is built; a
-// bubblewrap stand-in runs the profile's test command on a clone.
+// bubblewrap stand-in runs the profile Dockerfile's record step on a clone
+// and then the profile's test command, with predictions that add runner
+// configuration or change tests: none resolves the task.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { EnvRepo } from '../../src/interop/env-repo.js';
-import { profilesModule, sweSmithNames, sweSmithTestCmd, writeSweSmithTask } from '../../src/interop/swesmith.js';
+import { profilesModule, sweSmithDockerfile, sweSmithNames, sweSmithTestCmd, writeSweSmithTask } from '../../src/interop/swesmith.js';
 import { bwrapAvailable } from '../../src/runtime/host.js';
 import { fromRecord } from '../../src/task/formats.js';
 import { toyTask, type ToyTask } from '../helpers/task.js';
@@ -56,27 +58,69 @@ describe('SWE-smith export', () => {
     assert.deepEqual(files, [['tests/test_calc.py'], ['tests/__init__.py']]);
   });
 
+  /**
+   * SWE-smith's run of one prediction in the stand-in: the image (the mirror
+   * cloned, the Dockerfile's record step), the instance's branch, HEAD~1, the
+   * prediction applied (for gold, the bug reversed), then the test command
+   * between the harness's markers; returns the tests reported passed.
+   */
+  function harnessRun(apply: (testbed: string) => void): { passed: Set<string>; body: string } {
+    const testbed = join(tempDir('fn-sstb-'), 'testbed');
+    const state = tempDir('fn-ssopt-');
+    sh(tempDir(), 'clone', '-q', repo.dir, testbed);
+    const step = sweSmithDockerfile(toy.task.env.spec)
+      .split('\n')
+      .find((l) => l.includes('drop.py record'))!
+      .replace(/^RUN /, '');
+    inSandbox({ [testbed]: '/testbed', [state]: '/opt/frognano' }, ['bash', '-c', step], '/testbed');
+    sh(testbed, 'checkout', '-q', String(record.instance_id));
+    sh(testbed, 'checkout', '-q', 'HEAD~1');
+    apply(testbed);
+    const dir = tempDir('fn-sseval-');
+    writeFileSync(
+      join(dir, 'eval.sh'),
+      `#!/bin/bash\nset -uxo pipefail\ncd /testbed\n: '>>>>> Start Test Output'\n${sweSmithTestCmd(toy.task.env.spec, toy.task.hiddenFiles)}\n: '>>>>> End Test Output'\n`,
+    );
+    let log: string;
+    try {
+      log = inSandbox({ [testbed]: '/testbed', [dir]: '/eval', [state]: '/opt/frognano' }, ['bash', '-c', 'bash /eval/eval.sh 2>&1'], '/');
+    } catch (err) {
+      log = String((err as { stdout?: string }).stdout ?? '');
+    }
+    const body = log.slice(log.indexOf("+ : '>>>>> Start Test Output'"), log.indexOf("+ : '>>>>> End Test Output'"));
+    return { passed: new Set([...body.matchAll(/^\[PASSED\]\s(.+)$/gm)].map((m) => m[1]!.trim())), body: log };
+  }
+
   it("runs the profile's test command as its harness would: the reversed bug resolves the task", T, () => {
     for (const gold of [true, false]) {
-      const testbed = join(tempDir('fn-sstb-'), 'testbed');
-      sh(tempDir(), 'clone', '-q', repo.dir, testbed);
-      sh(testbed, 'checkout', '-q', String(record.instance_id));
-      sh(testbed, 'checkout', '-q', 'HEAD~1');
-      if (gold) execFileSync('git', ['apply', '--reverse', '-'], { cwd: testbed, input: toy.task.bugPatch });
-      const dir = tempDir('fn-sseval-');
-      writeFileSync(
-        join(dir, 'eval.sh'),
-        `#!/bin/bash\nset -uxo pipefail\ncd /testbed\n: '>>>>> Start Test Output'\n${sweSmithTestCmd(toy.task.env.spec)}\n: '>>>>> End Test Output'\n`,
-      );
-      const log = inSandbox({ [testbed]: '/testbed', [dir]: '/eval' }, ['bash', '-c', 'bash /eval/eval.sh 2>&1'], '/');
-      const body = log.slice(log.indexOf("+ : '>>>>> Start Test Output'"), log.indexOf("+ : '>>>>> End Test Output'"));
-      const passed = new Set([...body.matchAll(/^\[PASSED\]\s(.+)$/gm)].map((m) => m[1]!.trim()));
+      const { passed, body } = harnessRun((testbed) => {
+        if (gold) execFileSync('git', ['apply', '--reverse', '-'], { cwd: testbed, input: toy.task.bugPatch });
+      });
       assert.equal(
         toy.task.FAIL_TO_PASS.every((t) => passed.has(t)),
         gold,
         body,
       );
       assert.ok(toy.task.PASS_TO_PASS.every((t) => passed.has(t)));
+    }
+  });
+
+  it('drops the runner configuration and test changes a prediction adds: none resolves the task', T, () => {
+    const fixAdd = 'import calc\ncalc.add = lambda a, b: a + b\n';
+    for (const [rel, content] of [
+      ['conftest.py', fixAdd],
+      ['tests/conftest.py', fixAdd],
+      ['tests/__init__.py', fixAdd],
+    ] as const) {
+      const { passed, body } = harnessRun((testbed) => {
+        writeFileSync(join(testbed, rel), content);
+      });
+      assert.equal(
+        toy.task.FAIL_TO_PASS.every((t) => passed.has(t)),
+        false,
+        `${rel}: ${body}`,
+      );
+      assert.match(body, new RegExp(`frognano: dropped (the change to )?${rel.replaceAll('.', '\\.')}`));
     }
   });
 
