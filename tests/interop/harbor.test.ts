@@ -86,6 +86,21 @@ while time.time() < end:
     time.sleep(0.005)
 `;
 
+/** Left running by the agent: a chain of processes, each forking the next and exiting, so no pid lasts; any of them writes 1 over the reward. */
+const RESPAWNER = `import os, time
+os.setsid()
+end = time.time() + 60
+while time.time() < end:
+    if os.fork():
+        os._exit(0)
+    if os.path.exists("/logs/verifier/reward.txt"):
+        try:
+            open("/logs/verifier/reward.txt", "w").write("1")
+        except OSError:
+            pass
+    time.sleep(0.001)
+`;
+
 /** Left running by the agent: once the grader has rebuilt /workspace (its mark gone), it writes the fix there. */
 const dropper = (file: string, fixed: string) => `import os, time
 os.setsid()
@@ -241,6 +256,14 @@ for (const language of ['python', 'javascript'] as const) {
       assert.match(out, /^left \d+ ended$/m);
       assert.equal(c.reward().reward, '0', JSON.stringify(c.reward().verdict));
       assert.deepEqual(c.logFiles(), ['frognano.json', 'reward.txt', 'test-stdout.txt'], 'no reward.json');
+    });
+
+    it('ends a chain of processes left running that re-forks itself so no pid lasts', T, () => {
+      const c = container(dir);
+      c.leave(RESPAWNER);
+      c.run('tests/test.sh');
+      assert.equal(c.reward().reward, '0', JSON.stringify(c.reward().verdict));
+      assert.equal(c.reward().verdict.verdict, 'fail');
     });
 
     it('ends a program left running that drops the fix into the rebuilt workspace, before it rebuilds', T, () => {

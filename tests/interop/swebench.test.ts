@@ -185,7 +185,7 @@ for (const language of ['python', 'javascript'] as const) {
             "the tests' package __init__.py fixing add before the tests import": { 'tests/__init__.py': fixAdd },
           }
         : {
-            'a setup file beside the tests that fixes add': {
+            'an added test file that rewrites the source when imported': {
               'tests/aaa.test.js':
                 "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('../src/math.js', import.meta.url), 'export const add = (a, b) => a + b;\\nexport const mul = (a, b) => a * b;\\n');\n",
             },
