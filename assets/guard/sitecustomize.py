@@ -43,7 +43,13 @@ def _frognano_guard():
         for first, last in ranges:
             lines.update(range(int(first), int(last) + 1))
 
-    stdlib = tuple({os.path.join(os.path.realpath(sysconfig.get_paths()[k]), "") for k in ("stdlib", "platstdlib")})
+    paths = sysconfig.get_paths()
+    stdlib = tuple({os.path.join(os.path.realpath(paths[k]), "") for k in ("stdlib", "platstdlib")})
+    installed = tuple({os.path.join(os.path.realpath(paths[k]), "") for k in ("purelib", "platlib")})
+
+    def in_stdlib(path):
+        return path.startswith(stdlib) and not path.startswith(installed)
+
     here = os.path.join(os.path.dirname(os.path.realpath(__file__)), "")
     frames_only = tuple(os.path.join(p, m) for p in stdlib for m in ("inspect.py", "traceback.py"))
     framework = ("_pytest", "pytest", "pluggy", "unittest", "builtins")
@@ -162,7 +168,7 @@ def _frognano_guard():
                     # Only the runner's own process writes the report, and not from a line the change added.
                     if child:
                         alarm("report-written", "the report opened for writing by a process the run started")
-                    at = written_by_change(lambda p: p.startswith(stdlib) or p.startswith(here))
+                    at = written_by_change(lambda p: in_stdlib(p) or p.startswith(here))
                     if at:
                         alarm("report-written", f"the report opened for writing from {at}")
                 entry = changed_entry()

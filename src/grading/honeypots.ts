@@ -17,7 +17,8 @@
 // the broken state and the reference fix before a task keeps it.
 import type { CopyGroup, GradingLayout } from '../task/task.js';
 import { shuffle } from '../util/rng.js';
-import { capacityOf, contradictionSites, versions, type Site } from './tests/contradict.js';
+import { capacityOf, contradictionSites, projectValues, valueContext, versions, type Site } from './tests/contradict.js';
+import type { ValueContext } from './tests/values.js';
 import { baseTestId, indexDefs, testIdOf, type IdStyle, type TestDef, type TestFile } from './tests/defs.js';
 import { editTests } from './tests/edit.js';
 import { projectWords } from './tests/names.js';
@@ -50,6 +51,8 @@ interface Unit {
   def: TestDef;
   file: TestFile;
   sites: Site[];
+  /** The project's values its twins' values are drawn to resemble (values.ts). */
+  values: ValueContext;
   /** The required ids this definition reports (pytest parameters give several). */
   ids: string[];
   failing: boolean;
@@ -60,6 +63,7 @@ async function units(input: HoneypotInput): Promise<Unit[]> {
   const index = indexDefs(input.files, input.style);
   const sites = new Map<TestFile, Site[][]>();
   for (const f of input.files) sites.set(f, await contradictionSites(f));
+  const project = projectValues(input.files, sites);
   const byDef = new Map<TestDef, Unit>();
   for (const [ids, failing] of [
     [input.f2p, true],
@@ -71,7 +75,7 @@ async function units(input: HoneypotInput): Promise<Unit[]> {
       const file = input.files.find((f) => f.rel === def.file)!;
       const s = sites.get(file)![file.tests.indexOf(def)]!;
       if (capacityOf(s) < 2) continue;
-      const unit = byDef.get(def) ?? { def, file, sites: s, ids: [], failing };
+      const unit = byDef.get(def) ?? { def, file, sites: s, values: valueContext(project, file, def), ids: [], failing };
       byDef.set(def, unit);
       unit.ids.push(id);
     }
@@ -101,7 +105,7 @@ function sameFileTwins(file: TestFile, chosen: Unit[], input: HoneypotInput, bud
   const edits = new Map<TestDef, string>();
   for (const u of chosen) {
     const twins = Math.min(budget.left, Math.min(capacityOf(u.sites) - 1, random() < 0.5 ? 1 : 2));
-    const v = twins > 0 ? versions(file, u.def, u.sites, twins + 1, random, input.avoid?.get(testKey(u.def))) : null;
+    const v = twins > 0 ? versions(file, u.def, u.sites, twins + 1, random, input.avoid?.get(testKey(u.def)), u.values) : null;
     if (!v) continue;
     budget.left -= twins;
     edits.set(u.def, v.texts.join(`\n${u.def.indent}`));
@@ -145,7 +149,7 @@ function copyGroup(
   const group: CopyGroup = { like: file.rel, contents: [], graded: {}, decoys: {}, home: Math.floor(random() * (m + 1)) };
   for (const u of chosen) {
     if (budget.left < m) break;
-    const v = capacityOf(u.sites) > m ? versions(file, u.def, u.sites, m + 1, random, input.avoid?.get(testKey(u.def))) : null;
+    const v = capacityOf(u.sites) > m ? versions(file, u.def, u.sites, m + 1, random, input.avoid?.get(testKey(u.def)), u.values) : null;
     if (!v) continue;
     budget.left -= m;
     v.texts.forEach((text, k) => edits[k]!.set(u.def, text));

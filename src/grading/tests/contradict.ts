@@ -9,8 +9,9 @@
 // values are drawn), so nothing but the value tells the original apart.
 import { descendants, parse, type Node } from '../../util/syntax.js';
 import type { TestDef, TestFile } from './defs.js';
-import { JS_ASSERT_EQ, JS_EXPECT_EQ, PY_ASSERT_EQ } from './equality.js';
+import { JS_ASSERT_EQ, JS_EXPECT_EQ, jsEquality, PY_ASSERT_EQ, pyEquality } from './equality.js';
 import { numberSeries, pairSeries, stringSeries, type Series } from './literals.js';
+import { twinValues, type ValueContext } from './values.js';
 
 /** Values are drawn after the syntax tree is gone: every closure holds plain text, never a node. */
 export interface Site {
@@ -20,8 +21,8 @@ export interface Site {
   kind: 'literal' | 'flip';
   /** The most versions the site has (2 for a boolean or a sense). */
   capacity: number;
-  /** `count` versions of the site's text, its own among them (null where it has too few). */
-  series: (count: number, random: () => number) => Series | null;
+  /** `count` versions of the site's text, its own among them (null where it has too few); like the file's own values where `ctx` says how. */
+  series: (count: number, random: () => number, ctx?: ValueContext) => Series | null;
 }
 
 const pair = (start: number, end: number, kind: Site['kind'], text: string, other: string): Site => ({
@@ -47,11 +48,23 @@ function literalSite(node: Node): Site | null {
     case 'number':
     case 'integer':
     case 'float':
-      return { start, end, kind: 'literal', capacity: Infinity, series: (count, r) => numberSeries(text, count, r) };
+      return {
+        start,
+        end,
+        kind: 'literal',
+        capacity: Infinity,
+        series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : numberSeries(text, count, r)),
+      };
     case 'string':
     case 'template_string':
       if (node.namedChildren.some((c) => c?.type === 'template_substitution' || c?.type === 'interpolation')) return null;
-      return { start, end, kind: 'literal', capacity: Infinity, series: (count, r) => stringSeries(text, count, r) };
+      return {
+        start,
+        end,
+        kind: 'literal',
+        capacity: Infinity,
+        series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : stringSeries(text, count, r)),
+      };
     case 'true':
     case 'false':
       return FLIP_BOOL[text] ? pair(start, end, 'literal', text, FLIP_BOOL[text]) : null;
@@ -60,7 +73,13 @@ function literalSite(node: Node): Site | null {
       // The sign belongs to the value: twins may be negative where the literal is not, and the other way round.
       const arg = node.childForFieldName('argument');
       if (!text.startsWith('-') || !arg || !['number', 'integer', 'float'].includes(arg.type)) return null;
-      return { start, end, kind: 'literal', capacity: Infinity, series: (count, r) => numberSeries(text, count, r) };
+      return {
+        start,
+        end,
+        kind: 'literal',
+        capacity: Infinity,
+        series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : numberSeries(text, count, r)),
+      };
     }
     default:
       return null;
@@ -163,8 +182,15 @@ export async function contradictionSites(file: TestFile): Promise<Site[][]> {
   const tree = await parse(file.text, file.lang);
   try {
     const all: Site[] = [];
-    for (const node of descendants(tree.rootNode)) all.push(...(file.lang === 'python' ? pySites(node) : jsSites(node)));
-    return file.tests.map((t) => all.filter((s) => s.start >= t.start && s.end <= t.end));
+    const actuals: { start: number; end: number }[] = [];
+    for (const node of descendants(tree.rootNode)) {
+      all.push(...(file.lang === 'python' ? pySites(node) : jsSites(node)));
+      const eq = file.lang === 'python' ? pyEquality(node) : jsEquality(node);
+      if (eq) actuals.push({ start: eq.actual.startIndex, end: eq.actual.endIndex });
+    }
+    // A site inside the value an assertion checks (`x.equals(a, b)` under `assert.equal`) is an input, not an expectation.
+    const expectations = all.filter((s) => !actuals.some((a) => s.start >= a.start && s.end <= a.end));
+    return file.tests.map((t) => expectations.filter((s) => s.start >= t.start && s.end <= t.end));
   } finally {
     tree.delete();
   }
@@ -185,7 +211,15 @@ export interface Versions {
  * broken code's own output, where a twin expecting it would pass there).
  * Null when no site has that many values.
  */
-export function versions(file: TestFile, def: TestDef, sites: Site[], count: number, random: () => number, avoid?: ReadonlySet<string>): Versions | null {
+export function versions(
+  file: TestFile,
+  def: TestDef,
+  sites: Site[],
+  count: number,
+  random: () => number,
+  avoid?: ReadonlySet<string>,
+  ctx?: ValueContext,
+): Versions | null {
   const usable = sites.filter((s) => s.capacity >= count);
   const literal = usable.filter((s) => s.kind === 'literal');
   const order = (literal.length ? literal : usable)
@@ -194,7 +228,7 @@ export function versions(file: TestFile, def: TestDef, sites: Site[], count: num
     .map((x) => x.s);
   for (const site of order) {
     for (let draw = 0; draw < 8; draw++) {
-      const series = site.series(count, random);
+      const series = site.series(count, random, ctx);
       if (!series || new Set(series.values).size !== count) break;
       if (series.values.some((v, k) => k !== series.real && avoid?.has(v))) continue;
       const head = file.text.slice(def.start, site.start);
@@ -203,6 +237,24 @@ export function versions(file: TestFile, def: TestDef, sites: Site[], count: num
     }
   }
   return null;
+}
+
+/** What twins' values are drawn to resemble (values.ts): the project's expected values, and how often they reappear in its test files. */
+export function projectValues(files: readonly TestFile[], sites: ReadonlyMap<TestFile, Site[][]>): Omit<ValueContext, 'text'> & { text: string } {
+  const text = files.map((f) => f.text).join('\n');
+  const expected = files.flatMap((f) =>
+    (sites.get(f) ?? [])
+      .flat()
+      .filter((s) => s.kind === 'literal' && s.capacity > 2)
+      .map((s) => f.text.slice(s.start, s.end)),
+  );
+  const reuse = expected.length ? expected.filter((v) => text.split(v).length > 2).length / expected.length : 0;
+  return { text, expected, reuse };
+}
+
+/** The project's values as a forger sees them around one test: its own definition left out. */
+export function valueContext(project: ValueContext, file: TestFile, def: TestDef): ValueContext {
+  return { ...project, text: project.text.replace(file.text.slice(def.start, def.end), '') };
 }
 
 /** The most versions any of the sites allows (0 without sites). */

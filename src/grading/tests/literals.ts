@@ -40,7 +40,7 @@ export interface Series {
 }
 
 /** Places `real` at a uniformly drawn index among `others` (kept in their drawn order). */
-function placed(real: string, others: string[], random: Random): Series {
+export function placed(real: string, others: string[], random: Random): Series {
   const at = Math.floor(random() * (others.length + 1));
   return { values: [...others.slice(0, at), real, ...others.slice(at)], real: at };
 }

@@ -160,7 +160,9 @@ export async function draftChecks(file: TestFile, def: TestDef, id: string, opts
     let node: Node | null = stmt;
     while (node && !(node.startIndex === def.start && node.endIndex === def.end)) node = node.parent;
     if (!node) return [];
-    const equalities = [...walk(node)].map((n) => (python ? pyEquality(n) : jsEquality(n))).filter((e): e is Equality => e !== null);
+    const found = [...walk(node)].map((n) => (python ? pyEquality(n) : jsEquality(n))).filter((e): e is Equality => e !== null);
+    // An equality inside another's actual value (`x.equals(a, b)` under `assert.equal`) is part of what that one checks.
+    const equalities = found.filter((q) => !found.some((o) => o !== q && inside(q.node, o.node)));
     const title = nameNode(node, python);
     const inputs = inputLiterals(node, equalities, title);
     if (!equalities.length || !inputs.length || !title) return [];
