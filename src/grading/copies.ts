@@ -4,12 +4,19 @@
 // test's result in the copy that holds its graded version is the task's
 // test; in a copy that holds a checked twin, a honeypot's; in any other copy,
 // nobody's. A test the group did not choose counts in the group's home copy.
-import type { TestResult } from '../report/index.js';
+import type { TestResult, TestStatus } from '../report/index.js';
 import type { CopyGroup, GradingLayout } from '../task/task.js';
-import type { LayoutReading } from './layout.js';
 import { freshTestPath } from './tests/names.js';
 
 const AVA_SEP = ' \u203a ';
+
+/** A twin judged in a graded run; `slot` places a copy group's twin (the check keeps those that failed on both states). */
+export interface JudgedTwin {
+  id: string;
+  of: string;
+  status: TestStatus | 'missing';
+  slot?: { group: number; key: string; copy: number };
+}
 
 /** Each group's copies under fresh names, in copy order. */
 export function groupCopyPaths(layout: GradingLayout, random: () => number, taken: Set<string>): string[][] {
@@ -42,8 +49,8 @@ function keyOfRest(group: CopyGroup, rest: string): string {
  * its task id, and returns the twins judged and the results reported under
  * the group's own file, which did not exist in the run (forged).
  */
-export function readGroups(results: Map<string, TestResult>, layout: GradingLayout, placed: string[][]): Pick<LayoutReading, 'twins' | 'forged'> {
-  const twins: LayoutReading['twins'] = [];
+export function readGroups(results: Map<string, TestResult>, layout: GradingLayout, placed: string[][]): { twins: JudgedTwin[]; forged: string[] } {
+  const twins: JudgedTwin[] = [];
   const forged: string[] = [];
   const groups = layout.groups ?? [];
   groups.forEach((group, g) => {

@@ -16,11 +16,10 @@
 // repeat of a required test's name that honest runs never report is forged.
 import { closeSync, constants, lstatSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { posix } from 'node:path';
-import type { TestStatus } from '../report/index.js';
 import type { GradingLayout } from '../task/task.js';
 import { readBounded } from '../util/bounded-read.js';
 import { shuffle } from '../util/rng.js';
-import { groupCopyPaths, readGroups } from './copies.js';
+import { groupCopyPaths, readGroups, type JudgedTwin } from './copies.js';
 import type { TestRun } from './testrun.js';
 import { freshTestPath } from './tests/names.js';
 
@@ -39,8 +38,7 @@ export interface Placement {
 }
 
 export interface LayoutReading {
-  /** Each twin judged; `slot` places a copy group's twin (the check keeps those that failed on both states). */
-  twins: { id: string; of: string; status: TestStatus | 'missing'; slot?: { group: number; key: string; copy: number } }[];
+  twins: JudgedTwin[];
   /** Results that no honest run reports: under a file name absent from the run, or an unknown repeat of a required test. */
   forged: string[];
 }

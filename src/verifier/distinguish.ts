@@ -13,6 +13,7 @@ import { keyOf } from '../grading/honeypots.js';
 import { applyLayout, planPlacement } from '../grading/layout.js';
 import { readTestFile, type IdStyle, type TestFile } from '../grading/tests/defs.js';
 import type { GradingLayout } from '../task/task.js';
+import { wilson } from '../util/stats.js';
 
 /** One version of a test in the graded tree, as a forger sees it. */
 export interface Version {
@@ -227,4 +228,34 @@ export function scoreFingerprints(trials: { versions: Trial; agentText: string }
     }
     return { name: fp.name, trials: trials.length, hits, chance, z: variance > 0 ? (hits - chance) / Math.sqrt(variance) : 0 };
   });
+}
+
+/** The fingerprints as a table's rows: accuracy with its 95% Wilson interval, chance, z. */
+export function scoreRows(scores: FingerprintScore[]): string[][] {
+  return scores.map((s) => {
+    const [lo, hi] = wilson(s.hits, s.trials);
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    return [s.name, `${pct(s.hits / s.trials)} (${s.hits.toFixed(1)}/${s.trials})`, `[${pct(lo)}, ${pct(hi)}]`, pct(s.chance / s.trials), s.z.toFixed(2)];
+  });
+}
+
+/** One-sided threshold on z for `n` fingerprints at a family-wise 5% (Bonferroni). */
+export function zThreshold(n: number): number {
+  const alpha = 0.05 / n;
+  let lo = 0;
+  let hi = 6;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (upperTail(mid) > alpha) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** P(Z > z) for a standard normal (Abramowitz and Stegun 7.1.26 on erfc). */
+function upperTail(z: number): number {
+  const x = z / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return erfc / 2;
 }

@@ -77,3 +77,9 @@ export async function projectTestFiles(snapshot: string, spec: EnvironmentSpec, 
   const files = await Promise.all(unique.map((rel) => readOne(snapshot, rel)));
   return files.filter((f): f is TestFile => f !== null);
 }
+
+/** Every parsed test file under the spec's test paths (at most MAX_TEST_FILES). */
+export async function allTestFiles(snapshot: string, spec: EnvironmentSpec): Promise<TestFile[]> {
+  const rels = testPathFiles(snapshot, spec, (rel) => languageOf(rel) !== null, MAX_TEST_FILES);
+  return (await Promise.all(rels.map((rel) => readOne(snapshot, rel)))).filter((f): f is TestFile => f !== null);
+}
