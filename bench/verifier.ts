@@ -3,12 +3,14 @@
 //   npx tsx bench/verifier.ts --tasks DIR [--runs 3] [--out FILE]
 //
 // For every task: the reference fix must earn 1 and an empty change 0, and
-// the static check must see nothing in the reference fix (a false alarm).
-// The added cost per grading is the full verifier against the same grading
-// without the task's layout (no honeypots, nothing moved), interleaved in one
-// run; the static check and the workspace scan are timed apart. It also
-// prints how many tasks have honeypots, held-back tests, moved files, and a
-// single failing test (where the honeypots carry the defence alone).
+// neither the static check nor the guard may see anything in the reference
+// fix (a false alarm). The added cost per grading is the full verifier
+// (honeypots, copies, generated checks, the guard) against the same grading
+// without the guard and without the task's layout at all (no honeypots,
+// nothing moved, no checks), interleaved in one run; the static check and the
+// workspace scan are timed apart. It also prints how many tasks have
+// honeypots, generated checks (by environment), the guard, held-back tests,
+// moved files, and a single failing test.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,8 +60,11 @@ async function builtFor(t: Task): Promise<BuiltEnv> {
 const problems: string[] = [];
 const full: number[] = [];
 const plain: number[] = [];
+const unguarded: number[] = [];
 const added: number[] = [];
+const guardAdded: number[] = [];
 const ratio: number[] = [];
+let guardAlarms = 0;
 const staticUs: number[] = [];
 const scanMs: number[] = [];
 let fixPass = 0;
@@ -91,6 +96,12 @@ for (const [i, t] of tasks.entries()) {
     plain.push(b.durationMs);
     added.push(a.durationMs - b.durationMs);
     ratio.push(a.durationMs / b.durationMs);
+    if (t.grading?.guard) {
+      const c = await verify({ ...t, grading: { ...t.grading, guard: false } }, t.fixPatch, opts);
+      unguarded.push(c.durationMs);
+      guardAdded.push(a.durationMs - c.durationMs);
+    }
+    if (a.verdict === 'tampering' && !a.cause?.startsWith('forging')) guardAlarms++;
     if (a.verdict !== 'pass') {
       ok = false;
       problems.push(`${t.id}: the reference fix got ${a.verdict} (${a.cause}: ${a.reason})`);
@@ -109,18 +120,38 @@ const withTwins = tasks.filter((t) => honeypotCount(t.grading) > 0);
 const twins = tasks.map((t) => honeypotCount(t.grading));
 const unseen = tasks.filter((t) => (t.heldBack?.length ?? 0) > 0 || t.hiddenFiles.length > 0);
 const several = tasks.filter((t) => t.FAIL_TO_PASS.length > 1);
+const withChecks = (ts: Task[]) => ts.filter((t) => (t.grading?.checks?.length ?? 0) > 0).length;
+const guarded = tasks.filter((t) => t.grading?.guard === true);
+const byEnv = [...new Set(tasks.map((t) => t.env.name))].sort().map((env) => {
+  const mine = tasks.filter((t) => t.env.name === env);
+  const single = mine.filter((t) => t.FAIL_TO_PASS.length === 1);
+  return [env, pct(withChecks(mine), mine.length), pct(withChecks(single), single.length), pct(mine.filter((t) => t.grading?.guard).length, mine.length)];
+});
+const reasons = new Map<string, number>();
+for (const t of tasks)
+  if (!t.grading?.checks?.length) reasons.set(t.grading?.noChecks ?? '(no layout)', (reasons.get(t.grading?.noChecks ?? '(no layout)') ?? 0) + 1);
 const summary = {
   tasks: n,
   referenceFixEarns1: fixPass,
   emptyChangeEarns0: emptyZero,
   staticCheckFalseAlarms: falseAlarms,
+  guardFalseAlarms: guardAlarms,
   withHoneypots: withTwins.length,
+  withChecks: withChecks(tasks),
+  singleFailingWithChecks: withChecks(tasks.filter((t) => t.FAIL_TO_PASS.length === 1)),
+  checksMedian: quantile(
+    tasks.map((t) => t.grading?.checks?.length ?? 0),
+    0.5,
+  ),
+  noChecks: Object.fromEntries(reasons),
+  guarded: guarded.length,
   twinsMedian: quantile(twins, 0.5),
   withMovedFiles: tasks.filter((t) => t.grading?.relocate).length,
   severalFailing: several.length,
   withUnseenFailing: unseen.length,
   singleFailing: n - several.length,
-  gradingMs: { full: quantile(full, 0.5), withoutLayout: quantile(plain, 0.5) },
+  gradingMs: { full: quantile(full, 0.5), withoutGuard: quantile(unguarded, 0.5), withoutLayout: quantile(plain, 0.5) },
+  guardAddedMs: { median: quantile(guardAdded, 0.5), q1: quantile(guardAdded, 0.25), q3: quantile(guardAdded, 0.75) },
   addedMs: { median: quantile(added, 0.5), q1: quantile(added, 0.25), q3: quantile(added, 0.75) },
   ratio: { median: quantile(ratio, 0.5), q1: quantile(ratio, 0.25), q3: quantile(ratio, 0.75) },
   staticCheckUs: quantile(staticUs, 0.5),
@@ -134,20 +165,35 @@ console.log(
       ['reference fix earns 1 (every run)', pct(fixPass, n)],
       ['empty change earns 0 (fail)', pct(emptyZero, n)],
       ['static check false alarms on reference fixes', `${falseAlarms} of ${n}`],
+      ['guard alarms on reference fixes', `${guardAlarms} of ${n}`],
       ['tasks with honeypots', `${pct(withTwins.length, n)}, median ${summary.twinsMedian} twins`],
+      ['tasks with generated checks', `${pct(summary.withChecks, n)}, median ${summary.checksMedian} checks`],
+      ['tasks with a single failing test that have checks', pct(summary.singleFailingWithChecks, n - several.length)],
+      ['tasks graded with the guard', pct(guarded.length, n)],
       ['tasks with pytest files moved per grading', pct(summary.withMovedFiles, n)],
       ['tasks with several failing tests', pct(several.length, n)],
       ['tasks with a failing test the agent never sees', pct(unseen.length, n)],
       ['tasks with a single failing test', pct(n - several.length, n)],
       [
-        `grading, median of ${full.length}: full / without layout`,
-        `${summary.gradingMs.full.toFixed(0)} ms / ${summary.gradingMs.withoutLayout.toFixed(0)} ms`,
+        `grading, median of ${full.length}: full / without the guard / without layout`,
+        `${summary.gradingMs.full.toFixed(0)} ms / ${summary.gradingMs.withoutGuard.toFixed(0)} ms / ${summary.gradingMs.withoutLayout.toFixed(0)} ms`,
+      ],
+      [
+        'added by the guard per grading, median [IQR]',
+        `${summary.guardAddedMs.median.toFixed(0)} ms [${summary.guardAddedMs.q1.toFixed(0)}, ${summary.guardAddedMs.q3.toFixed(0)}]`,
       ],
       ['added per grading, median [IQR]', `${summary.addedMs.median.toFixed(0)} ms [${summary.addedMs.q1.toFixed(0)}, ${summary.addedMs.q3.toFixed(0)}]`],
       ['full / without layout, median [IQR]', `${summary.ratio.median.toFixed(2)} [${summary.ratio.q1.toFixed(2)}, ${summary.ratio.q3.toFixed(2)}]`],
       ['static check per change, median', `${summary.staticCheckUs.toFixed(0)} µs`],
       ['workspace scan before the diff, median', `${summary.scanMs.toFixed(1)} ms`],
     ],
+  ),
+);
+console.log(table(['environment', 'tasks with checks', 'single failing test with checks', 'guard on'], byEnv));
+console.log(
+  table(
+    ['why a task has no check', 'tasks'],
+    [...reasons].map(([r, k]) => [r, String(k)]),
   ),
 );
 for (const p of problems) console.log(`PROBLEM ${p}`);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { findEnvironment, addEnvironment } from '../../src/env/registry.js';
 import { checkEnvironment } from '../../src/grading/env-check.js';
+import { honeypotCount } from '../../src/grading/layout.js';
 import { selectRuntime } from '../../src/runtime/select.js';
 import { Store } from '../../src/store/store.js';
 import { synthesize } from '../../src/taskpilot/synth.js';
@@ -39,7 +40,7 @@ for (const [name, repo] of Object.entries({ ...JS_RUNNER_REPOS, ...PY_RUNNER_REP
       );
     });
 
-    it('synthesizes valid tasks, graded with honeypot twins of the project tests', async () => {
+    it('synthesizes valid tasks, graded with honeypot twins of the project tests, checks generated from the fix and the guard', async () => {
       const tasks: Task[] = [];
       await synthesize({
         envs: [findEnvironment(store, `r-${name}`)],
@@ -56,8 +57,16 @@ for (const [name, repo] of Object.entries({ ...JS_RUNNER_REPOS, ...PY_RUNNER_REP
       });
       assert.ok(tasks.length >= 1, 'at least one valid task');
       assert.ok(
-        tasks.some((t) => (t.grading?.twins.length ?? 0) > 0),
+        tasks.some((t) => honeypotCount(t.grading) > 0),
         'a task with honeypot twins',
+      );
+      assert.ok(
+        tasks.some((t) => (t.grading?.checks?.length ?? 0) > 0),
+        `a task with generated checks: ${tasks.map((t) => t.grading?.noChecks).join('; ')}`,
+      );
+      assert.ok(
+        tasks.every((t) => t.grading?.guard === true),
+        `graded with the guard: ${tasks.map((t) => t.grading?.unguarded).join('; ')}`,
       );
     });
   });

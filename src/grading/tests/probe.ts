@@ -35,7 +35,7 @@ def ${PROBE_FN}(key, value):
 function jsHelper(ts: boolean, modules: { fs: string; util: string }): string {
   const t = (annotation: string) => (ts ? annotation : '');
   return `
-function ${PROBE_FN}(key${t(': string')}, value${t(': unknown')})${t(': void')} {
+function ${PROBE_FN}(key${t(': string')}, value${t(': unknown')})${t(': unknown')} {
   let text${t(': string | null')} = null;
   try {
     if (value === undefined) text = 'undefined';
@@ -48,6 +48,8 @@ function ${PROBE_FN}(key${t(': string')}, value${t(': unknown')})${t(': void')} 
     text = null;
   }
   ${modules.fs}.appendFileSync(String(process.env.${PROBE_OUT_ENV}), JSON.stringify([key, text, typeof value === 'object' && value !== null]) + '\\n');
+  ${PROBE_FN}.last = value;
+  return value;
 }
 `;
 }

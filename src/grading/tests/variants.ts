@@ -184,15 +184,27 @@ export async function draftChecks(file: TestFile, def: TestDef, id: string, opts
       const inputEdits: Edit[] = varied.map((v) => ({ start: v.n.startIndex, end: v.n.endIndex, text: v.text! }));
       const nameEdit: Edit = { start: title.startIndex, end: title.endIndex, text: python ? name : quoteJs(name, title.text[0]!) };
       const outside = inputEdits.filter((e) => !equalities.some((q) => e.start >= q.node.startIndex && e.end <= q.node.endIndex));
+      // Offsets and texts are taken now: the syntax tree is gone when the probe is written.
       const captures = equalities.map((q) => ({
-        start: q.node.startIndex,
-        end: q.node.endIndex,
+        node: { start: q.node.startIndex, end: q.node.endIndex },
+        actualAt: { start: q.actual.startIndex, end: q.actual.endIndex },
+        expectedAt: { start: q.expected.startIndex, end: q.expected.endIndex },
         actual: rewrite(
           q.actual.text,
           q.actual.startIndex,
           inputEdits.filter((e) => e.start >= q.actual.startIndex && e.end <= q.actual.endIndex),
         ),
       }));
+      // Python drops the assertion for the capture; JavaScript keeps it, comparing the value with itself, as tape and ava want an assertion in every test.
+      const probeEdits = (tag: number): Edit[] =>
+        captures.flatMap(({ node: at, actualAt, expectedAt, actual }, k) => {
+          const capture = `${PROBE_FN}("${tag}.${k}", ${actual})`;
+          if (python) return [{ ...at, text: capture }];
+          return [
+            { ...actualAt, text: capture },
+            { ...expectedAt, text: `${PROBE_FN}.last` },
+          ];
+        });
       const text = node.text;
       const base = node.startIndex;
       const eqs = equalities.map((q) => ({ start: q.expected.startIndex, end: q.expected.endIndex, own: q.expected.text }));
@@ -201,7 +213,7 @@ export async function draftChecks(file: TestFile, def: TestDef, id: string, opts
         after: def,
         name,
         id: id.slice(0, id.length - own.length) + name,
-        probe: (tag) => rewrite(text, base, [nameEdit, ...outside, ...captures.map((c, k) => ({ ...c, text: `${PROBE_FN}("${tag}.${k}", ${c.actual})` }))]),
+        probe: (tag) => rewrite(text, base, [nameEdit, ...outside, ...probeEdits(tag)]),
         final: (values) => rewrite(text, base, [nameEdit, ...inputEdits, ...eqs.map((e, k) => ({ start: e.start, end: e.end, text: values[k] ?? e.own }))]),
         deep: equalities.map((q) => q.deep),
       });
