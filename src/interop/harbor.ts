@@ -1,7 +1,8 @@
 // Harbor task directories (docs/exports.md): instruction.md, task.toml,
 // environment/ (a Dockerfile and the agent's view of the broken repository),
 // tests/ (test.sh, FrogNano's grader, the broken state it grades from and a
-// manifest of them all, whose hash test.sh carries), solution/ (the reference
+// manifest of them all, whose hash test.sh carries; the guard where the
+// layout's graded runs load it), solution/ (the reference
 // fix as files). The image needs nothing the environment's language does not
 // bring, except Python for the grader on JavaScript images; the bug is
 // already in the copied files, so no git or patch runs at build or grading
@@ -19,7 +20,7 @@ import { taskFromJSON } from '../task/io.js';
 import type { Task } from '../task/task.js';
 import { isRecord } from '../util/guards.js';
 import { globToRegExp } from '../util/glob.js';
-import { exportAssetsDir } from '../util/paths.js';
+import { exportAssetsDir, guardAssetsDir } from '../util/paths.js';
 import { shellQuote } from '../util/shell.js';
 import { RUNNER_FILES } from '../verifier/changes.js';
 import { forgingRuleSources } from '../verifier/forging.js';
@@ -105,6 +106,9 @@ export function graderPython(spec: Task['env']['spec']): string {
   return spec.language === 'python' ? '/usr/local/bin/python3' : '/usr/bin/python3';
 }
 
+/** The guard's files (assets/guard), shipped under tests/guard/ where the layout's graded runs load it. */
+export const GUARD_FILES = ['sitecustomize.py', 'guard.cjs'] as const;
+
 /** Files under tests/ that the manifest cannot list: test.sh carries the manifest's hash. */
 const UNLISTED = new Set(['test.sh', 'manifest.json']);
 
@@ -187,6 +191,11 @@ export async function writeHarborTask(root: string, t: Task, ctx: ExportContext)
     broken.dispose();
   }
   for (const f of ['grade.py', 'frognano_reports.py']) cpSync(join(exportAssetsDir, f), join(dir, 'tests', f));
+  if (t.grading?.guard === true) {
+    // The guard the verifier's graded runs load (src/grading/guard.ts), for grade.py to load in its own.
+    mkdirSync(join(dir, 'tests', 'guard'));
+    for (const f of GUARD_FILES) cpSync(join(guardAssetsDir, f), join(dir, 'tests', 'guard', f));
+  }
   writeFileSync(join(dir, 'tests', 'config.json'), `${JSON.stringify(graderConfig(t), null, 1)}\n`);
   // The manifest once everything it lists is written; test.sh, which names it, last.
   const manifest = testsManifest(join(dir, 'tests'), t.id);
