@@ -37,11 +37,23 @@ def _frognano_guard():
         spans = json.loads(os.environ.get("FROGNANO_GUARD_LINES") or "{}")
     except ValueError:
         spans = {}
+    # Spans, searched by bisection: a file may stand whole as one span of any length.
+    import bisect
+
     added = {}
     for rel, ranges in spans.items() if isinstance(spans, dict) else []:
-        lines = added.setdefault(os.path.normpath(os.path.join(root, rel)), set())
-        for first, last in ranges:
-            lines.update(range(int(first), int(last) + 1))
+        try:
+            pairs = sorted((int(first), int(last)) for first, last in ranges)
+        except (TypeError, ValueError):
+            continue
+        added[os.path.normpath(os.path.join(root, rel))] = ([p[0] for p in pairs], [p[1] for p in pairs])
+
+    def is_added(path, line):
+        spans_of = added.get(os.path.normpath(path))
+        if not spans_of:
+            return False
+        k = bisect.bisect_right(spans_of[0], line) - 1
+        return k >= 0 and line <= spans_of[1][k]
 
     paths = sysconfig.get_paths()
     stdlib = tuple({os.path.join(os.path.realpath(paths[k]), "") for k in ("stdlib", "platstdlib")})
@@ -127,8 +139,7 @@ def _frognano_guard():
         while frame is not None:
             path = frame.f_code.co_filename
             if not path.startswith("<") and not transparent(path):
-                lines = added.get(os.path.normpath(path))
-                return f"{os.path.relpath(path, root or '/')}:{frame.f_lineno}" if lines and frame.f_lineno in lines else None
+                return f"{os.path.relpath(path, root or '/')}:{frame.f_lineno}" if is_added(path, frame.f_lineno) else None
             frame = frame.f_back
         return None
 
