@@ -52,6 +52,7 @@ const REASONS = [
   'flaky',
   'fix-fails',
   'leak',
+  'no-unseen-check',
 ] as const;
 
 function pct(a: number, b: number): string {

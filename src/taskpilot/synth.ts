@@ -58,7 +58,7 @@ export interface SynthOptions {
   knownBugKeys?: (env: string) => string[];
 }
 
-export type Outcome = RejectReason | 'no-site' | 'unparseable' | 'no-change' | 'valid';
+export type Outcome = RejectReason | 'no-site' | 'unparseable' | 'no-change' | 'no-unseen-check' | 'valid';
 
 export interface Counts {
   candidates: number;
@@ -145,6 +145,16 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
   const canHide = opts.visibility === 'hidden' && files.every((f) => f && !/(^|\/)(__init__|conftest)\.py$/.test(f));
   // Where the failing tests stay visible, some are held back for grading alone; the instruction names only the rest.
   const heldBack = canHide ? [] : await chooseHeldBack(built.snapshot, spec, verdict.f2p, rng(deriveSeed('held-back', change.bugPatch)));
+  // Every failing test in sight and no check generated from the fix: returning the visible outputs for their inputs would earn 1.
+  if (!canHide && heldBack.length === 0 && !verdict.grading.checks?.length) {
+    tally(
+      stats,
+      keys,
+      'no-unseen-check',
+      `no test the agent cannot see: a single failing test and no generated check (${verdict.grading.noChecks ?? 'no honeypot or check could be laid out'})`,
+    );
+    return null;
+  }
   const visible = verdict.f2p.filter((id) => !heldBack.includes(id));
   const input = { envName: spec.name, language: spec.language, f2p: visible, failures: verdict.failures, hint: opts.hint };
   let instruction: string;

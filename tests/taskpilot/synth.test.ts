@@ -182,3 +182,40 @@ describe('synth end to end on a small environment', () => {
     assert.equal(r.ok, true, JSON.stringify(r.verdict));
   });
 });
+
+describe('synth keeps only tasks with a failing test the agent cannot see', () => {
+  it('rejects a single visible failing test with no check generated from the fix (truth assertions only): no-unseen-check', async () => {
+    // Each function has one test and no equality to compute a check from: every valid bug fails a single, visible test.
+    const source = 'export function isEven(n) {\n  return n % 2 === 0;\n}\n\nexport function isSmall(n) {\n  return n < 10;\n}\n';
+    const tests = nodeTests(
+      {
+        'four is even': "const m = await import('../src/pred.js'); assert.ok(m.isEven(4));",
+        'three is small': "const m = await import('../src/pred.js'); assert.ok(m.isSmall(3));",
+      },
+      'pred',
+    );
+    const env = makeJsEnv({ 'src/pred.js': source, 'tests/pred.test.js': tests }, {}, 'toy-pred');
+    const dataDir = tempDir();
+    const stats = await synthesize({
+      envs: [env],
+      n: 6,
+      strategies: ['procedural'],
+      workers: 1,
+      seed: 2,
+      hint: 'symptom',
+      visibility: 'visible',
+      outDir: join(dataDir, 'tasks'),
+      dataDir,
+      runtime,
+      referenceRuns: 1,
+      candidateRuns: 2,
+    });
+    const rejected = stats.rejections.filter((r) => r.outcome === 'no-unseen-check');
+    assert.ok(rejected.length > 0, JSON.stringify(stats.byEnv));
+    assert.match(
+      rejected[0]!.detail,
+      /a single failing test and no generated check \((no failing test has an equality assertion|no honeypot or check could be laid out)/,
+    );
+    for (const t of stats.tasks) assert.ok((t.heldBack?.length ?? 0) > 0 || (t.grading?.checks?.length ?? 0) > 0 || t.hiddenFiles.length > 0, t.id);
+  });
+});
