@@ -4,7 +4,7 @@
 // could read guesses which version is graded. Prints each fingerprint's hits
 // with a 95% interval, chance, z, and the Bonferroni limit.
 //
-//   npx tsx bench/distinguisher.ts --tasks DIR [--layouts 3]
+//   npx tsx bench/distinguisher.ts --tasks DIR [--layouts 3] [--only checks|held-back]
 //
 // Each task's layout is laid out `--layouts` times (fresh names each time, as
 // every grading draws them) in scratch folders; nothing runs.
@@ -21,7 +21,7 @@ import { rng } from '../src/util/rng.js';
 import { table } from '../src/util/table.js';
 import { forgerTrials, scoreFingerprints, scoreRows, zThreshold, type Trial } from '../src/verifier/distinguish.js';
 
-const { values } = parseArgs({ options: { tasks: { type: 'string' }, layouts: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { tasks: { type: 'string' }, layouts: { type: 'string', default: '3' }, only: { type: 'string' } } });
 if (!values.tasks) throw new Error('pass --tasks DIR (a folder of task directories, e.g. from frognano synth)');
 const envs = new Map(starterEnvs().map((e) => [e.spec.name, e]));
 const trials: { versions: Trial; agentText: string }[] = [];
@@ -38,7 +38,11 @@ for (const [i, t] of tasks.entries()) {
   const agent = Object.fromEntries(files.filter((f) => !t.hiddenFiles.includes(f.rel)).map((f) => [f.rel, cut[f.rel] ?? f.text]));
   const checks = t.grading!.checks ?? [];
   const hiddenIds = new Set(files.filter((f) => t.hiddenFiles.includes(f.rel)).flatMap((f) => f.tests.map((d) => testIdOf(d, style))));
-  const unseen = new Set([...(t.heldBack ?? []), ...checks, ...t.FAIL_TO_PASS.filter((id) => hiddenIds.has(id))]);
+  // --only: the unseen tests of one kind are judged; the others count as seen (their values are then the agent's).
+  const kinds_ = { checks, 'held-back': [...(t.heldBack ?? []), ...t.FAIL_TO_PASS.filter((id) => hiddenIds.has(id))] };
+  const unseen = new Set(
+    values.only === 'checks' ? kinds_.checks : values.only === 'held-back' ? kinds_['held-back'] : [...kinds_.checks, ...kinds_['held-back']],
+  );
   const required = [...t.FAIL_TO_PASS, ...checks, ...t.PASS_TO_PASS];
   for (let k = 0; k < Number(values.layouts); k++) {
     const dir = mkdtempSync(join(tmpdir(), 'fn-distinguish-'));

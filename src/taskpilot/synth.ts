@@ -146,7 +146,8 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
   // Where the failing tests stay visible, some are held back for grading alone; the instruction names only the rest.
   const heldBack = canHide ? [] : await chooseHeldBack(built.snapshot, spec, verdict.f2p, rng(deriveSeed('held-back', change.bugPatch)));
   // Every failing test in sight and no check generated from the fix: returning the visible outputs for their inputs would earn 1.
-  if (!canHide && heldBack.length === 0 && !verdict.grading.checks?.length) {
+  // Hand-written bugs are for evaluation alone, where nothing is trained on the reward: they are kept.
+  if (c.strategy !== 'handwritten' && !canHide && heldBack.length === 0 && !verdict.grading.checks?.length) {
     tally(
       stats,
       keys,

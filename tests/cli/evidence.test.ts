@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { loadState } from '../../src/train/state.js';
 import { tempDir } from '../helpers/workspace.js';
 
-/** Two small training runs on the JavaScript starters, so the test exercises chunks, resume, scoring and the report. */
+/** Two small training runs on the JavaScript starters, so the test exercises chunks, resume, scoring and the report; the budget leaves room after a first step of about 24 rollouts. */
 const TINY = {
   name: 'tiny',
   groups: [{ heldOut: 'md-tokens', train: ['durations'] }],
@@ -15,7 +15,7 @@ const TINY = {
     { name: 'frontier', curriculum: 'frontier', ablate: [] },
     { name: 'static', curriculum: 'static', ablate: [] },
   ],
-  budget: 24,
+  budget: 36,
   evalTasks: 2,
   evalAttempts: 1,
   evalEvery: 1,

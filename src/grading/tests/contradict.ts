@@ -240,16 +240,19 @@ export function versions(
 }
 
 /** What twins' values are drawn to resemble (values.ts): the project's expected values, and how often they reappear in its test files. */
-export function projectValues(files: readonly TestFile[], sites: ReadonlyMap<TestFile, Site[][]>): Omit<ValueContext, 'text'> & { text: string } {
+export function projectValues(files: readonly TestFile[], sites: ReadonlyMap<TestFile, Site[][]>): ValueContext {
   const text = files.map((f) => f.text).join('\n');
+  // A real test's changed place is drawn among its own places: each weighs its test's share of one draw.
   const expected = files.flatMap((f) =>
-    (sites.get(f) ?? [])
-      .flat()
-      .filter((s) => s.kind === 'literal' && s.capacity > 2)
-      .map((s) => f.text.slice(s.start, s.end)),
+    (sites.get(f) ?? []).flatMap((perTest) => {
+      const literal = perTest.filter((s) => s.kind === 'literal' && s.capacity > 2);
+      return literal.map((s) => {
+        const value = f.text.slice(s.start, s.end);
+        return { value, elsewhere: text.split(value).length - 2, weight: 1 / literal.length };
+      });
+    }),
   );
-  const reuse = expected.length ? expected.filter((v) => text.split(v).length > 2).length / expected.length : 0;
-  return { text, expected, reuse };
+  return { text, expected };
 }
 
 /** The project's values as a forger sees them around one test: its own definition left out. */

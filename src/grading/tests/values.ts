@@ -1,12 +1,13 @@
-// The values twins expect, drawn to look like the file's own. A test's real
-// expected value is one of the project's values: it often reappears
-// elsewhere in the file, and it has the file's usual size, sign and shape.
-// A twin's value is therefore, as often as the file's expected values
-// reappear in it (`reuse`), another value of the same notation taken from the
-// file, and otherwise a value near one of them that the file never holds.
-// Code that guesses the real one by whether a value appears elsewhere, by its
-// size, sign, roundness or length, then guesses at chance (the distinguisher,
-// verifier/distinguish.ts, measures it).
+// The values twins expect, drawn to look like the project's own. A test's
+// real expected value is one of the project's: a forger can count how often
+// it appears in the test files it sees, and read its size, sign, roundness
+// and length. A twin's value is drawn so that what a forger reads of it
+// follows the real values' distribution: a place where the project expects
+// a value is drawn (as a real test's changed place is drawn), and the twin
+// takes a value of the same notation that the test files hold about as often
+// as that place's value appears elsewhere in them (one bin of a log scale),
+// or, where that is never, a value near it the files never hold. The
+// distinguisher (verifier/distinguish.ts) measures what is left.
 import { numberSeries, placed, stringSeries, type Series } from './literals.js';
 
 type Random = () => number;
@@ -14,11 +15,20 @@ type Random = () => number;
 export interface ValueContext {
   /** The test files as a forger sees them, without the test itself. */
   text: string;
-  /** The values the project's tests expect (each once per place it is expected). */
-  expected: readonly string[];
-  /** The share of those that reappear elsewhere in the test files. */
-  reuse: number;
+  /** Each place the project's tests expect a value: the value, how often it appears elsewhere in the test files, and the chance that a test's drawn place is this one (1 / the test's places). */
+  expected: readonly ExpectedValue[];
 }
+
+export interface ExpectedValue {
+  value: string;
+  elsewhere: number;
+  weight: number;
+}
+
+/** A log scale of how often a value appears: 0, 1, 2-3, 4-7, ... */
+const bin = (n: number) => (n <= 0 ? 0 : 1 + Math.floor(Math.log2(n)));
+
+const occurrences = (text: string, v: string) => text.split(v).length - 1;
 
 const pick = <T>(xs: readonly T[], r: Random): T => xs[Math.floor(r() * xs.length)]!;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -68,6 +78,13 @@ function farEnough(value: string, real: string): boolean {
   return !real.includes('.') || Math.abs(a - b) >= 1e-3 * Math.max(1, Math.abs(b));
 }
 
+/** One of the values, in proportion to its weight; null when there is none. */
+function weighted(values: [string, { weight: number }][], r: Random): string | null {
+  let at = r() * values.reduce((sum, [, x]) => sum + x.weight, 0);
+  for (const [v, x] of values) if ((at -= x.weight) <= 0) return v;
+  return values.at(-1)?.[0] ?? null;
+}
+
 /**
  * `count` values for a literal and its twins, like the file's own (see the
  * top of this file); the series of literals.ts where the file holds no other
@@ -77,21 +94,41 @@ export function twinValues(real: string, count: number, random: Random, ctx: Val
   const fallback = () => (/^-?\d/.test(real) ? numberSeries(real, count, random) : stringSeries(real, count, random));
   const re = notation(real);
   if (!re) return fallback();
-  // Drawn with their multiplicity: a value the project expects often is as likely a twin's as a real test's.
-  const seen = ctx.expected.filter((v) => v !== real && new RegExp(`^(?:${re.source})$`).test(v));
-  if (seen.length === 0) return fallback();
+  const same = new RegExp(`^(?:${re.source})$`);
+  // The real value's own places stay in the draw of how often a twin's value shows: left out, a common real value would leave its twins rarer.
+  const places = ctx.expected.filter((e) => same.test(e.value));
+  if (!places.some((e) => e.value !== real)) return fallback();
+  // Each value by how often the files show it (its bin) and how likely a real test's place holds it (its weight).
+  const seen = new Map<string, { bin: number; weight: number }>();
+  for (const e of places) {
+    if (e.value === real) continue;
+    const v = seen.get(e.value) ?? { bin: bin(occurrences(ctx.text, e.value)), weight: 0 };
+    v.weight += e.weight;
+    seen.set(e.value, v);
+  }
+  const total = places.reduce((sum, e) => sum + e.weight, 0);
   const used = new Set([real]);
   const others: string[] = [];
   for (let slot = 1; slot < count; slot++) {
     let value: string | null = null;
-    const fromFile = seen.filter((v) => !used.has(v) && farEnough(v, real));
-    if (fromFile.length && random() < ctx.reuse) value = pick(fromFile, random);
-    for (let tries = 0; value === null && tries < 40; tries++) {
-      const v = nearby(pick(seen, random), random);
+    // A place drawn as a real test's would be; the twin's value shows in the files as often as that place's value shows elsewhere.
+    let at = random() * total;
+    const place = places.find((e) => (at -= e.weight) <= 0) ?? places.at(-1)!;
+    const want = bin(place.elsewhere);
+    for (let tries = 0; want === 0 && value === null && tries < 40; tries++) {
+      const v = nearby(place.value, random);
       if (v !== null && !used.has(v) && !ctx.text.includes(v) && farEnough(v, real)) value = v;
     }
-    // Short numbers are inside most files' text: where no fresh one exists, one of the file's stands in.
-    if (value === null && fromFile.length) value = pick(fromFile, random);
+    if (value === null) {
+      // The values of the nearest bin that has any (short numbers are inside most files' text, so "never" often has none).
+      const free = [...seen].filter(([v]) => !used.has(v) && farEnough(v, real));
+      if (!free.length) return fallback();
+      const nearest = Math.min(...free.map(([, x]) => Math.abs(x.bin - want)));
+      value = weighted(
+        free.filter(([, x]) => Math.abs(x.bin - want) === nearest),
+        random,
+      );
+    }
     if (value === null) return fallback();
     used.add(value);
     others.push(value);
