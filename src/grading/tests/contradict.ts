@@ -42,29 +42,22 @@ const PY_FLIP: Record<string, string> = {
 };
 const FLIP_BOOL: Record<string, string> = { true: 'false', false: 'true', True: 'False', False: 'True' };
 
+/** A literal with any number of other values: like the project's where the context says how, else its own series. */
+function valueSite(start: number, end: number, text: string, series: (text: string, count: number, r: () => number) => Series | null): Site {
+  return { start, end, kind: 'literal', capacity: Infinity, series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : series(text, count, r)) };
+}
+
 function literalSite(node: Node): Site | null {
   const { startIndex: start, endIndex: end, text } = node;
   switch (node.type) {
     case 'number':
     case 'integer':
     case 'float':
-      return {
-        start,
-        end,
-        kind: 'literal',
-        capacity: Infinity,
-        series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : numberSeries(text, count, r)),
-      };
+      return valueSite(start, end, text, numberSeries);
     case 'string':
     case 'template_string':
       if (node.namedChildren.some((c) => c?.type === 'template_substitution' || c?.type === 'interpolation')) return null;
-      return {
-        start,
-        end,
-        kind: 'literal',
-        capacity: Infinity,
-        series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : stringSeries(text, count, r)),
-      };
+      return valueSite(start, end, text, stringSeries);
     case 'true':
     case 'false':
       return FLIP_BOOL[text] ? pair(start, end, 'literal', text, FLIP_BOOL[text]) : null;
@@ -73,13 +66,7 @@ function literalSite(node: Node): Site | null {
       // The sign belongs to the value: twins may be negative where the literal is not, and the other way round.
       const arg = node.childForFieldName('argument');
       if (!text.startsWith('-') || !arg || !['number', 'integer', 'float'].includes(arg.type)) return null;
-      return {
-        start,
-        end,
-        kind: 'literal',
-        capacity: Infinity,
-        series: (count, r, ctx) => (ctx ? twinValues(text, count, r, ctx) : numberSeries(text, count, r)),
-      };
+      return valueSite(start, end, text, numberSeries);
     }
     default:
       return null;

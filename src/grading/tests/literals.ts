@@ -100,7 +100,7 @@ export function stringSeries(src: string, count: number, random: Random): Series
   const spots = chars.map((c, i) => ({ c, i })).filter(({ c }) => LOWER.includes(c) || UPPER.includes(c) || DIGITS.includes(c));
   if (spots.length === 0) return null;
   const { c, i } = pick(spots, random);
-  const pool = [...(LOWER.includes(c) ? LOWER : UPPER.includes(c) ? UPPER : DIGITS)].filter((x) => x !== c);
+  const pool = [...charClass(c)].filter((x) => x !== c);
   if (pool.length < count - 1) return null;
   const others: string[] = [];
   for (const x of pool
@@ -117,4 +117,19 @@ export function stringSeries(src: string, count: number, random: Random): Series
 /** Two values: the literal and its one other (a boolean's negation, an assertion's opposite sense). */
 export function pairSeries(text: string, other: string, count: number, random: Random): Series | null {
   return count === 2 ? placed(text, [other], random) : null;
+}
+
+/** The letters or digits of `c`'s own kind (lower case, upper case, digits). */
+export function charClass(c: string): string {
+  return DIGITS.includes(c) ? DIGITS : LOWER.includes(c) ? LOWER : UPPER;
+}
+
+/** `chars` with the one at `i` replaced by another of its kind. */
+export function withOtherChar(chars: readonly string[], i: number, random: Random): string {
+  const out = [...chars];
+  out[i] = pick(
+    [...charClass(out[i]!)].filter((x) => x !== out[i]),
+    random,
+  );
+  return out.join('');
 }

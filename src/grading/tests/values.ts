@@ -8,7 +8,7 @@
 // as that place's value appears elsewhere in them (one bin of a log scale),
 // or, where that is never, a value near it the files never hold. The
 // distinguisher (verifier/distinguish.ts) measures what is left.
-import { numberSeries, placed, stringSeries, type Series } from './literals.js';
+import { numberSeries, placed, stringSeries, withOtherChar, type Series } from './literals.js';
 
 type Random = () => number;
 
@@ -61,14 +61,7 @@ function nearby(base: string, r: Random): string | null {
   const chars = [...s[3]!];
   const spots = chars.flatMap((c, i) => (/[a-zA-Z0-9]/.test(c) ? [i] : []));
   if (!spots.length) return null;
-  const i = pick(spots, r);
-  const c = chars[i]!;
-  const pool = /\d/.test(c) ? '0123456789' : /[a-z]/.test(c) ? 'abcdefghijklmnopqrstuvwxyz' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  chars[i] = pick(
-    [...pool].filter((x) => x !== c),
-    r,
-  );
-  return `${s[1]}${s[2]}${chars.join('')}${s[2]}`;
+  return `${s[1]}${s[2]}${withOtherChar(chars, pick(spots, r), r)}${s[2]}`;
 }
 
 /** Decimals an approximate comparison could take for the real one are no twins. */

@@ -8,7 +8,7 @@
 // inputs and the expected values differ.
 import { shuffle } from '../../util/rng.js';
 import { parse, type Node } from '../../util/syntax.js';
-import { decodeJsString } from './literals.js';
+import { decodeJsString, withOtherChar } from './literals.js';
 import { jsEquality, pyEquality, type Equality } from './equality.js';
 import type { TestDef, TestFile } from './defs.js';
 
@@ -94,14 +94,7 @@ export function varyLiteral(text: string, r: Random): string | null {
   const letters = chars.flatMap((c, i) => (/[a-zA-Z]/.test(c) ? [i] : []));
   const spots = digits.length && (r() < 0.7 || !letters.length) ? digits : letters;
   if (!spots.length) return null;
-  const i = pick(spots, r);
-  const c = chars[i]!;
-  const pool = /\d/.test(c) ? '0123456789' : /[a-z]/.test(c) ? 'abcdefghijklmnopqrstuvwxyz' : 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  chars[i] = pick(
-    [...pool].filter((x) => x !== c),
-    r,
-  );
-  return `${m[1]}${m[2]}${chars.join('')}${m[2]}`;
+  return `${m[1]}${m[2]}${withOtherChar(chars, pick(spots, r), r)}${m[2]}`;
 }
 
 /** The literal nodes a draft may vary, in the test but outside its name, expectations and assertion messages. */
