@@ -12,7 +12,8 @@ import { killLeftovers, spawnCli, type CliChild } from '../helpers/cli-lm.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { tempDir } from '../helpers/workspace.js';
 
-const ARGS = ['--envs', 'durations', '--held-out', 'md-tokens', '--budget', '16', '--eval-tasks', '1', '--steps', '1', '--workers', '2', '--time-limit', '0'];
+// A budget with room for one training step after the admission probes, also when a rerun after a kill probes again (16 spent it all on probes once tasks needed an unseen check).
+const ARGS = ['--envs', 'durations', '--held-out', 'md-tokens', '--budget', '32', '--eval-tasks', '1', '--steps', '1', '--workers', '2', '--time-limit', '0'];
 
 /** metrics.jsonl without what depends on timing or on where the work ran. */
 function metrics(dataDir: string): unknown[] {
