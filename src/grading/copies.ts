@@ -6,9 +6,8 @@
 // nobody's. A test the group did not choose counts in the group's home copy.
 import type { TestResult, TestStatus } from '../report/index.js';
 import type { CopyGroup, GradingLayout } from '../task/task.js';
+import { AVA_SEP, avaStem } from './tests/defs.js';
 import { freshTestPath } from './tests/names.js';
-
-const AVA_SEP = ' \u203a ';
 
 /** A twin judged in a graded run; `slot` places a copy group's twin (the check keeps those that failed on both states). */
 export interface JudgedTwin {
@@ -21,15 +20,6 @@ export interface JudgedTwin {
 /** Each group's copies under fresh names, in copy order. */
 export function groupCopyPaths(layout: GradingLayout, random: () => number, taken: Set<string>): string[][] {
   return (layout.groups ?? []).map((g) => g.contents.map(() => freshTestPath(g.like, layout.words, taken, random)));
-}
-
-/** ava's name for a file: its base name without .test/.spec, test- and extension (ava's own rule). */
-function avaStem(path: string): string {
-  return (path.split('/').pop() ?? path)
-    .replace(/\.spec\./, '.')
-    .replace(/\.test\./, '.')
-    .replace(/test-/, '')
-    .replace(/\.[cm]?[jt]sx?$/, '');
 }
 
 /** The id prefix the report gives tests of `path` in this group: "path" (pytest ids go on with "::") or ava's "dirs › stem › ". */

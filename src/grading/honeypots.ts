@@ -19,7 +19,7 @@ import type { CopyGroup, GradingLayout } from '../task/task.js';
 import { shuffle } from '../util/rng.js';
 import { capacityOf, contradictionSites, projectValues, valueContext, versions, type Site } from './tests/contradict.js';
 import type { ValueContext } from './tests/values.js';
-import { baseTestId, indexDefs, testIdOf, type IdStyle, type TestDef, type TestFile } from './tests/defs.js';
+import { AVA_SEP, baseTestId, indexDefs, testIdOf, type IdStyle, type TestDef, type TestFile } from './tests/defs.js';
 import { editTests } from './tests/edit.js';
 import { projectWords } from './tests/names.js';
 
@@ -162,8 +162,6 @@ function copyGroup(
   group.contents = edits.map((e) => editTests(file, e));
   return group;
 }
-
-const AVA_SEP = ' \u203a ';
 
 /** The honeypots for a task's required tests, or null when none of them can carry one. */
 export async function planHoneypots(input: HoneypotInput): Promise<HoneypotPlan | null> {

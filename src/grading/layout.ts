@@ -21,6 +21,7 @@ import { readBounded } from '../util/bounded-read.js';
 import { shuffle } from '../util/rng.js';
 import { groupCopyPaths, readGroups, type JudgedTwin } from './copies.js';
 import type { TestRun } from './testrun.js';
+import { AVA_SEP } from './tests/defs.js';
 import { freshTestPath } from './tests/names.js';
 
 /** A test file larger than this is not moved. */
@@ -155,7 +156,7 @@ export function readLayout(run: TestRun, layout: GradingLayout, placed: Placemen
   forged.push(...fromGroups.forged);
   const twins: LayoutReading['twins'] = [...fromGroups.twins, ...layout.twins.map((t) => ({ ...t, status: take(t.id)?.status ?? ('missing' as const) }))];
   for (const id of [...results.keys()]) {
-    if (layout.copies.some((c) => id.startsWith(`${c}::`)) || layout.copyPrefixes?.some((c) => id.startsWith(`${c} \u203a `))) results.delete(id);
+    if (layout.copies.some((c) => id.startsWith(`${c}::`)) || layout.copyPrefixes?.some((c) => id.startsWith(`${c}${AVA_SEP}`))) results.delete(id);
   }
   for (const [reported, original] of Object.entries(layout.renamed)) {
     const r = take(reported);

@@ -7,7 +7,7 @@
 // and scores every fingerprint it knows on each test the agent never saw.
 // A fingerprint that guesses the graded version more often than chance is a
 // hole in the honeypots (docs/verifier.md, "Decoys by construction").
-import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { keyOf } from '../grading/honeypots.js';
 import { applyLayout, planPlacement } from '../grading/layout.js';
@@ -117,7 +117,7 @@ export async function forgerTrials(input: ForgerInput): Promise<Trial[]> {
     const st = lstatSync(path);
     const folder = readdirSync(dirname(path));
     const collected = [...folder].sort();
-    const file = (await readTestFile(rel, (await import('node:fs')).readFileSync(path, 'utf8')))!;
+    const file = (await readTestFile(rel, readFileSync(path, 'utf8')))!;
     const base = posix.basename(rel);
     return { st, listed: folder.indexOf(base), collected: collected.indexOf(base), file };
   };

@@ -215,13 +215,20 @@ export function indexDefs(files: TestFile[], style: IdStyle): Map<string, TestDe
 function avaIds(def: TestDef): string[] {
   if (def.path.length !== 1) return [];
   const parts = def.file.split('/').filter((p) => p !== '__tests__');
-  const base = parts
-    .pop()!
+  const base = avaStem(parts.pop()!);
+  const out: string[] = [];
+  for (let k = 0; k <= parts.length; k++) out.push([...parts.slice(parts.length - k), base, def.path[0]!].join(AVA_SEP));
+  return out;
+}
+
+/** The separator of ava's test names. */
+export const AVA_SEP = ' \u203a ';
+
+/** ava's name for a file: its base name without `.test`/`.spec`, `test-` and extension (ava's own rule). */
+export function avaStem(path: string): string {
+  return (path.split('/').pop() ?? path)
     .replace(/\.spec\./, '.')
     .replace(/\.test\./, '.')
     .replace(/test-/, '')
     .replace(/\.[cm]?[jt]sx?$/, '');
-  const out: string[] = [];
-  for (let k = 0; k <= parts.length; k++) out.push([...parts.slice(parts.length - k), base, def.path[0]!].join(' \u203a '));
-  return out;
 }
