@@ -11,7 +11,7 @@
 // equal rollouts (each curve read at its last step within the count). Intervals: the protocol's bootstrap, seeds
 // resampled within each held-out environment.
 //
-//   npx tsx bench/h2-reach.ts [--out docs/evidence/full] [--protocol full]
+//   npx tsx bench/h2-reach.ts [--out data/evidence/full] [--protocol full]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ import { bootstrapMean, percent } from '../src/util/stats.js';
 import { table } from '../src/util/table.js';
 
 const { values } = parseArgs({
-  options: { out: { type: 'string', default: 'docs/evidence/full' }, protocol: { type: 'string', default: 'full' } },
+  options: { out: { type: 'string', default: 'data/evidence/full' }, protocol: { type: 'string', default: 'full' } },
 });
 if (!isOneOf(['full', 'reduced'] as const, values.protocol)) throw new Error('--protocol must be full or reduced');
 const protocol = PROTOCOLS[values.protocol];
