@@ -2,34 +2,27 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { main } from '../src/cli/main.js';
+import { runCli } from './helpers/cli.js';
 import { makeJsEnv, nodeTests } from './helpers/env.js';
 import { tempDir } from './helpers/workspace.js';
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 describe('frognano CLI', () => {
   it('prints help and version', async () => {
-    assert.match((await cli(['--help'])).out, /env list \| add \| check/);
-    assert.match((await cli(['--version'])).out, /^\d+\.\d+\.\d+$/);
+    assert.match((await runCli(['--help'])).out, /env list \| add \| check/);
+    assert.match((await runCli(['--version'])).out, /^\d+\.\d+\.\d+$/);
   });
 
   it('exits 2 with a message on unknown commands and flags', async () => {
-    const a = await cli(['fly']);
+    const a = await runCli(['fly']);
     assert.equal(a.code, 2);
     assert.match(a.err, /unknown command "fly"/);
-    const b = await cli(['env', 'list', '--bogus']);
+    const b = await runCli(['env', 'list', '--bogus']);
     assert.equal(b.code, 2);
     assert.match(b.err, /bogus/);
   });
 
   it('lists the starter environments', async () => {
-    const r = await cli(['env', 'list', '--data-dir', tempDir()]);
+    const r = await runCli(['env', 'list', '--data-dir', tempDir()]);
     assert.equal(r.code, 0);
     assert.match(r.out, /lru-cache\s+javascript\s+starter\s+unchecked/);
   });
@@ -38,7 +31,7 @@ describe('frognano CLI', () => {
     const data = tempDir();
     const env = makeJsEnv({ 'tests/a.test.js': nodeTests({ one: 'assert.ok(true);', two: 'assert.equal(2, 2);' }) });
     const repo = join(env.baseDir, 'repo');
-    const added = await cli([
+    const added = await runCli([
       'env',
       'add',
       repo,
@@ -52,10 +45,10 @@ describe('frognano CLI', () => {
       data,
     ]);
     assert.equal(added.code, 0, added.err);
-    const checked = await cli(['env', 'check', 'toy-cli', '--data-dir', data]);
+    const checked = await runCli(['env', 'check', 'toy-cli', '--data-dir', data]);
     assert.equal(checked.code, 0, checked.out + checked.err);
     assert.match(checked.out, /toy-cli\s+ACCEPTED\s+2\s+2\s+0\s+0\s+0/);
-    const listed = await cli(['env', 'list', '--data-dir', data]);
+    const listed = await runCli(['env', 'list', '--data-dir', data]);
     assert.match(listed.out, /toy-cli\s+javascript\s+added\s+accepted/);
   });
 
@@ -72,13 +65,13 @@ describe('frognano CLI', () => {
         testPaths: ['tests/**'],
       }),
     );
-    const r = await cli(['env', 'add', dir, '--data-dir', tempDir()]);
+    const r = await runCli(['env', 'add', dir, '--data-dir', tempDir()]);
     assert.equal(r.code, 2);
     assert.match(r.err, /test\.command: runs a package script.*Fix: call the test runner directly/);
   });
 
   it('explains a missing environment and lists the known ones', async () => {
-    const r = await cli(['env', 'check', 'nope', '--data-dir', tempDir()]);
+    const r = await runCli(['env', 'check', 'nope', '--data-dir', tempDir()]);
     assert.equal(r.code, 2);
     assert.match(r.err, /no environment named "nope"/);
     assert.match(r.err, /lru-cache/);

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
 import { LinearPolicy } from '../../src/policy/linear.js';
 import { passAtK } from '../../src/eval/passk.js';
 import { buildReport } from '../../src/eval/report.js';
@@ -10,15 +9,9 @@ import type { TaskResult } from '../../src/eval/run.js';
 import { writeTask } from '../../src/task/io.js';
 import type { Task } from '../../src/task/task.js';
 import { fileDiff } from '../../src/util/diff.js';
+import { runCli } from '../helpers/cli.js';
 import { toyTask, type ToyTask } from '../helpers/task.js';
 import { tempDir } from '../helpers/workspace.js';
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 
@@ -85,7 +78,7 @@ describe('frognano eval', () => {
     // Register the toy environment the way a user would: its spec file beside the source.
     const env = toy.built.env;
     writeFileSync(join(env.baseDir, 'environment.json'), JSON.stringify(env.spec, null, 2));
-    const added = await cli(['env', 'add', env.baseDir, '--data-dir', data()]);
+    const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data()]);
     assert.equal(added.code, 0, added.err);
     tasksDir = tempDir('fn-evaltasks-');
     writeTask(tasksDir, toy.task);
@@ -107,7 +100,21 @@ describe('frognano eval', () => {
   it('scores the scripted oracle 1 on every task and writes the report and trajectories', async () => {
     const out = join(tempDir(), 'report.json');
     const traj = tempDir('fn-traj-');
-    const r = await cli(['eval', '--tasks', tasksDir, '--model', 'scripted:oracle', '--data-dir', data(), '--out', out, '--trajectories', traj, '--seed', '3']);
+    const r = await runCli([
+      'eval',
+      '--tasks',
+      tasksDir,
+      '--model',
+      'scripted:oracle',
+      '--data-dir',
+      data(),
+      '--out',
+      out,
+      '--trajectories',
+      traj,
+      '--seed',
+      '3',
+    ]);
     assert.equal(r.code, 0, r.err + r.out);
     const rep = readJson(out);
     assert.equal(rep.schema, 'frognano.eval/v1');
@@ -143,7 +150,7 @@ describe('frognano eval', () => {
 
   it('scores a no-op model 0 and computes pass@k over k attempts, the same for the same seed', async () => {
     const out = join(tempDir(), 'report.json');
-    const r = await cli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '2', '--data-dir', data(), '--out', out]);
+    const r = await runCli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '2', '--data-dir', data(), '--out', out]);
     assert.equal(r.code, 0, r.err + r.out);
     const rep = readJson(out);
     assert.equal(rep.k, 2);
@@ -156,7 +163,7 @@ describe('frognano eval', () => {
     // Seeds are derived from the run's seed, the task and the attempt: the same for the same --seed.
     const again = join(tempDir(), 'again.json');
     assert.equal(
-      (await cli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '1', '--data-dir', data(), '--out', again])).code,
+      (await runCli(['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--k', '2', '--workers', '1', '--data-dir', data(), '--out', again])).code,
       0,
     );
     assert.deepEqual(
@@ -177,7 +184,7 @@ describe('frognano eval', () => {
       ]),
     );
     const out = join(tempDir(), 'report.json');
-    const r = await cli(['eval', '--tasks', tasksDir, '--model', `scripted:${script}`, '--k', '2', '--data-dir', data(), '--out', out]);
+    const r = await runCli(['eval', '--tasks', tasksDir, '--model', `scripted:${script}`, '--k', '2', '--data-dir', data(), '--out', out]);
     assert.equal(r.code, 0, r.err + r.out);
     const rep = readJson(out);
     assert.equal(rep.overall.passAt1, 0.5);
@@ -191,7 +198,7 @@ describe('frognano eval', () => {
     const ckpt = join(tempDir(), 'policy.json');
     new LinearPolicy().save(ckpt);
     const out = join(tempDir(), 'report.json');
-    const r = await cli(['eval', '--tasks', tasksDir, '--model', 'embedded', '--checkpoint', ckpt, '--data-dir', data(), '--out', out]);
+    const r = await runCli(['eval', '--tasks', tasksDir, '--model', 'embedded', '--checkpoint', ckpt, '--data-dir', data(), '--out', out]);
     assert.equal(r.code, 0, r.err + r.out);
     const rep = readJson(out);
     assert.equal(rep.model, 'embedded:policy.json');
@@ -203,10 +210,10 @@ describe('frognano eval', () => {
 
   it('evaluates SWE-bench JSONL exported from the task directories', async () => {
     const jsonl = join(tempDir(), 'tasks.jsonl');
-    const exp = await cli(['task', 'export', '--format', 'swebench', '--tasks', tasksDir, '--out', jsonl, '--data-dir', data()]);
+    const exp = await runCli(['task', 'export', '--format', 'swebench', '--tasks', tasksDir, '--out', jsonl, '--data-dir', data()]);
     assert.equal(exp.code, 0, exp.err);
     const out = join(tempDir(), 'report.json');
-    const r = await cli(['eval', '--tasks', jsonl, '--model', 'scripted:oracle', '--data-dir', data(), '--out', out, '--json']);
+    const r = await runCli(['eval', '--tasks', jsonl, '--model', 'scripted:oracle', '--data-dir', data(), '--out', out, '--json']);
     assert.equal(r.code, 0, r.err + r.out);
     assert.equal(JSON.parse(r.out).overall.passAt1, 1);
     assert.equal(readJson(out).overall.tasks, 2);
@@ -224,7 +231,7 @@ describe('frognano eval', () => {
     };
     writeFileSync(jsonl, `${JSON.stringify(rec)}\n`);
     const out = join(tempDir(), 'report.json');
-    const r = await cli(['eval', '--tasks', jsonl, '--env', 'toy', '--model', 'scripted:oracle', '--data-dir', data(), '--out', out]);
+    const r = await runCli(['eval', '--tasks', jsonl, '--env', 'toy', '--model', 'scripted:oracle', '--data-dir', data(), '--out', out]);
     assert.equal(r.code, 0, r.err + r.out);
     const rep = readJson(out);
     assert.deepEqual(
@@ -247,7 +254,7 @@ describe('frognano eval', () => {
       [['eval', '--tasks', tasksDir, '--model', 'some-llm', '--base-url', 'not a url'], /is not a URL/],
     ];
     for (const [args, message] of cases) {
-      const r = await cli([...args, '--data-dir', data()]);
+      const r = await runCli([...args, '--data-dir', data()]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
       assert.match(r.err, message);
       assert.match(r.err, /^frognano eval: /);
@@ -255,13 +262,13 @@ describe('frognano eval', () => {
     }
     const bad = join(tempDir(), 'bad.jsonl');
     writeFileSync(bad, '{"instance_id":"x","FAIL_TO_PASS":"[]","PASS_TO_PASS":"[]","patch":""}\n');
-    const r = await cli(['eval', '--tasks', bad, '--model', 'scripted:noop', '--data-dir', data()]);
+    const r = await runCli(['eval', '--tasks', bad, '--model', 'scripted:noop', '--data-dir', data()]);
     assert.equal(r.code, 2);
     assert.match(r.err, /comes from another tool[\s\S]*--env NAME/);
     // An environment the registry does not know.
     const other = tempDir('fn-evaltasks-');
     writeTask(other, { ...toy.task, env: { ...toy.task.env, name: 'elsewhere' } });
-    const u = await cli(['eval', '--tasks', other, '--model', 'scripted:noop', '--data-dir', data()]);
+    const u = await runCli(['eval', '--tasks', other, '--model', 'scripted:noop', '--data-dir', data()]);
     assert.equal(u.code, 2);
     assert.match(u.err, /no environment named "elsewhere"/);
   });

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
 import type { TinkerLearnerState } from '../../src/lm/learner.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
@@ -14,16 +13,10 @@ import { loadState } from '../../src/train/state.js';
 import { Store } from '../../src/store/store.js';
 import { RunQueries } from '../../src/serve/runs.js';
 import { TaskQueries } from '../../src/serve/tasks.js';
+import { runCli } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { toyEnv, toyTrainArgs, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 after(killLeftovers);
 
@@ -85,7 +78,7 @@ describe('frognano train --learner tinker: usage', () => {
   ];
   for (const [what, args, message] of cases) {
     it(`exits 2 naming the flag on ${what}`, async () => {
-      const r = await cli(args);
+      const r = await runCli(args);
       assert.equal(r.code, 2, r.out + r.err);
       assert.match(r.err, message);
       assert.match(r.err, /\nUsage: frognano train \[options\]\n\(frognano train --help lists every option\)$/);
@@ -94,14 +87,14 @@ describe('frognano train --learner tinker: usage', () => {
   }
 
   it('takes the tokenizer from --model when that is a folder', async () => {
-    const r = await cli([...base, '--model', tokenizer]);
+    const r = await runCli([...base, '--model', tokenizer]);
     assert.equal(r.code, 2);
     assert.doesNotMatch(r.err, /--tokenizer/);
     assert.match(r.err, /needs --tinker-url/, 'it got past the tokenizer to the next missing flag');
   });
 
   it('lists the language-model options in train --help', async () => {
-    const r = await cli(['train', '--help']);
+    const r = await runCli(['train', '--help']);
     assert.equal(r.code, 0);
     assert.match(r.out, /--learner L +embedded .* or tinker/);
     assert.match(r.out, /^Language-model learner \(--learner tinker/m);
@@ -131,7 +124,7 @@ describe('frognano train --learner tinker: a killed run resumes', () => {
     // The toy environment, registered through the CLI from a folder carrying its spec.
     const env = toyEnv('toy-ops');
     writeFileSync(join(env.baseDir, 'environment.json'), JSON.stringify(env.spec, null, 2));
-    const added = await cli(['env', 'add', env.baseDir, '--data-dir', data]);
+    const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data]);
     assert.equal(added.code, 0, added.err);
 
     const tokenizer = writeTinyModelFolder(join(root, 'tokenizer'));

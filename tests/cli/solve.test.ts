@@ -3,17 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import { nodeTests, RUN_ALL } from '../helpers/env.js';
 import { JS_BROKEN, JS_SOURCE } from '../helpers/task.js';
 import { tempDir } from '../helpers/workspace.js';
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 const DEP = 'export const dep = 1;\n';
 
@@ -56,7 +49,7 @@ function fixScript(): string {
 }
 
 const solve = (repo: string, ...extra: string[]) =>
-  cli([
+  runCli([
     'solve',
     '--repo',
     repo,
@@ -116,7 +109,7 @@ describe('frognano solve', () => {
 
   it('runs the tests before and after the change, found as env add finds them, and names what now passes', async () => {
     const repo = project({ git: true });
-    const r = await cli([
+    const r = await runCli([
       'solve',
       '--repo',
       repo,
@@ -150,7 +143,7 @@ describe('frognano solve', () => {
       ]),
     );
     const run = (...extra: string[]) =>
-      cli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', `scripted:${script}`, '--data-dir', tempDir('fn-data-'), ...extra]);
+      runCli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', `scripted:${script}`, '--data-dir', tempDir('fn-data-'), ...extra]);
     const r = await run('--apply');
     assert.equal(r.code, 1, r.err + r.out);
     assert.match(r.out, /now pass \(1\): toy > add sums/);
@@ -168,7 +161,7 @@ describe('frognano solve', () => {
     const repo = project({ git: true });
     const issue = join(tempDir(), 'issue.md');
     writeFileSync(issue, 'Fix add.\n');
-    const r = await cli(['solve', '--repo', repo, '--issue', issue, '--model', 'scripted:noop', '--data-dir', tempDir('fn-data-'), '--apply']);
+    const r = await runCli(['solve', '--repo', repo, '--issue', issue, '--model', 'scripted:noop', '--data-dir', tempDir('fn-data-'), '--apply']);
     assert.equal(r.code, 1);
     assert.match(r.out, /No changes/);
     assert.equal(readFileSync(join(repo, 'src/math.js'), 'utf8'), JS_BROKEN);
@@ -186,15 +179,15 @@ describe('frognano solve', () => {
       [['solve', '--repo', repo, '--issue', '   ', '--model', 'scripted:noop'], /the issue is empty/],
     ];
     for (const [args, message] of cases) {
-      const r = await cli([...args, '--data-dir', data]);
+      const r = await runCli([...args, '--data-dir', data]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
       assert.match(r.err, message);
     }
   });
 
   it('documents itself in the help', async () => {
-    assert.match((await cli(['--help'])).out, /solve .*your own repository/);
-    const h = await cli(['solve', '--help']);
+    assert.match((await runCli(['--help'])).out, /solve .*your own repository/);
+    const h = await runCli(['solve', '--help']);
     assert.match(h.out, /--apply/);
     assert.match(h.out, /scripted:oracle\s+NOT a model/);
   });

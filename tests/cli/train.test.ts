@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultWorkers } from '../../src/util/machine.js';
 import { trainConfig } from '../../src/cli/train.js';
-import { main } from '../../src/cli/main.js';
 import { TRAIN_DEFAULTS } from '../../src/train/config.js';
 import { UserError } from '../../src/util/errors.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/workspace.js';
 import { join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -106,33 +106,24 @@ describe('frognano train options', () => {
   });
 
   it('names an unknown environment before starting', async () => {
-    const err: string[] = [];
-    const code = await main(['train', '--data-dir', tempDir(), '--envs', 'nope', '--held-out', 'md-tokens'], { out: () => {}, err: (l) => err.push(l) });
+    const { code, err } = await runCli(['train', '--data-dir', tempDir(), '--envs', 'nope', '--held-out', 'md-tokens']);
     assert.equal(code, 2); // a usage error, like every UserError
-    assert.match(err.join('\n'), /unknown environment "nope"/);
+    assert.match(err, /unknown environment "nope"/);
   });
 
   it('names operator families that apply to no training environment before starting', async () => {
-    const err: string[] = [];
-    const code = await main(['train', '--data-dir', tempDir(), '--envs', 'durations', '--held-out', 'md-tokens', '--families', 'class'], {
-      out: () => {},
-      err: (l) => err.push(l),
-    });
+    const { code, err } = await runCli(['train', '--data-dir', tempDir(), '--envs', 'durations', '--held-out', 'md-tokens', '--families', 'class']);
     assert.equal(code, 2);
-    assert.match(err.join('\n'), /no operator family of --families class applies to durations \(javascript\)/);
+    assert.match(err, /no operator family of --families class applies to durations \(javascript\)/);
   });
 
   it('a run saved before --families existed used every family: resuming it with the default asks for the same settings', async () => {
     const data = tempDir();
     const { families: _, ...old } = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
     saveState(join(data, 'runs', 'old'), runState(old as TrainConfig, { groups: { total: 2, degenerate: 1 } }));
-    const err: string[] = [];
-    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], {
-      out: () => {},
-      err: (l) => err.push(l),
-    });
+    const { code, err } = await runCli(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens']);
     assert.equal(code, 2);
-    assert.match(err.join('\n'), /run "old" exists with other settings/);
+    assert.match(err, /run "old" exists with other settings/);
   });
 
   /** A run state as the previous format (v1) saved it: the embedded policy's checkpoint in place of the learner's state. */
@@ -169,14 +160,10 @@ describe('frognano train options', () => {
     const data = tempDir();
     const cfg = trainConfig({ envs: 'durations', 'held-out': 'md-tokens' });
     saveV1(join(data, 'runs', 'old'), cfg, { ...new LinearPolicy().toJSON(), featureVersion: 1 });
-    const err: string[] = [];
-    const code = await main(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens'], {
-      out: () => {},
-      err: (l) => err.push(l),
-    });
+    const { code, err } = await runCli(['train', '--data-dir', data, '--run', 'old', '--envs', 'durations', '--held-out', 'md-tokens']);
     assert.equal(code, 2);
-    assert.match(err.join('\n'), /run "old" cannot resume: not a checkpoint of this embedded policy version/);
-    assert.match(err.join('\n'), /--fresh/);
+    assert.match(err, /run "old" cannot resume: not a checkpoint of this embedded policy version/);
+    assert.match(err, /--fresh/);
   });
 
   it('refuses a run state it cannot read or saved in another format, naming --fresh', async () => {
@@ -190,11 +177,10 @@ describe('frognano train options', () => {
       const data = tempDir();
       mkdirSync(join(data, 'runs', 'old'), { recursive: true });
       writeFileSync(join(data, 'runs', 'old', 'state.json'), content);
-      const err: string[] = [];
-      const code = await main(['train', '--data-dir', data, '--run', 'old'], { out: () => {}, err: (l) => err.push(l) });
+      const { code, err } = await runCli(['train', '--data-dir', data, '--run', 'old']);
       assert.equal(code, 2);
-      assert.match(err.join('\n'), message);
-      assert.match(err.join('\n'), /fix: pass --fresh/);
+      assert.match(err, message);
+      assert.match(err, /fix: pass --fresh/);
     }
   });
 });

@@ -2,21 +2,14 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
 import { loadCatalogue } from '../../src/env/catalogue.js';
 import { findEnvironment } from '../../src/env/registry.js';
 import { Store } from '../../src/store/store.js';
 import { catalogueFile } from '../../src/util/paths.js';
 import { git } from '../../src/util/git.js';
+import { runCli } from '../helpers/cli.js';
 import { PY_RUNNER_REPOS, writeRepo } from '../helpers/runner-repos.js';
 import { tempDir } from '../helpers/workspace.js';
-
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (l: string) => out.push(l), err: (l: string) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 /** A local git repository with two commits; returns its URL and the first commit (the pinned one). */
 async function repoWithHistory(files: Record<string, string>, name: string): Promise<{ url: string; pinned: string }> {
@@ -56,7 +49,7 @@ describe('the catalogue', () => {
   });
 
   it('env add --from-catalogue clones the entry at its pinned commit, with the flags it records', async () => {
-    const r = await cli(['env', 'add', '--from-catalogue', 'src-lib', '--data-dir', dataDir]);
+    const r = await runCli(['env', 'add', '--from-catalogue', 'src-lib', '--data-dir', dataDir]);
     assert.equal(r.code, 0, r.err);
     const store = new Store(dataDir);
     const env = findEnvironment(store, 'src-lib');
@@ -68,8 +61,8 @@ describe('the catalogue', () => {
   });
 
   it('the added entry passes env check in the sandbox', async () => {
-    assert.equal((await cli(['env', 'add', '--from-catalogue', 'ut-lib', '--data-dir', dataDir])).code, 0);
-    const r = await cli(['env', 'check', 'ut-lib', '--data-dir', dataDir, '--json']);
+    assert.equal((await runCli(['env', 'add', '--from-catalogue', 'ut-lib', '--data-dir', dataDir])).code, 0);
+    const r = await runCli(['env', 'check', 'ut-lib', '--data-dir', dataDir, '--json']);
     assert.equal(r.code, 0, r.out);
     const [result] = JSON.parse(r.out) as { accepted: boolean; total: number }[];
     assert.equal(result?.accepted, true);
@@ -77,11 +70,11 @@ describe('the catalogue', () => {
   });
 
   it('names the known entries when asked for an unknown one, and lists them', async () => {
-    const r = await cli(['env', 'add', '--from-catalogue', 'nope', '--data-dir', dataDir]);
+    const r = await runCli(['env', 'add', '--from-catalogue', 'nope', '--data-dir', dataDir]);
     assert.notEqual(r.code, 0);
     assert.match(r.err, /no catalogue entry named "nope"/);
     assert.match(r.err, /ut-lib, src-lib/);
-    const list = await cli(['env', 'catalogue']);
+    const list = await runCli(['env', 'catalogue']);
     assert.match(list.out, /ut-lib\s+python\s+unittest/);
   });
 

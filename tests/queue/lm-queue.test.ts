@@ -8,19 +8,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Queue } from 'bullmq';
-import { main } from '../../src/cli/main.js';
 import { BULL_PREFIX, parseQueueUrl } from '../../src/queue/connection.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
+import { runCli } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { toyEnv, toyTrainArgs, warmDevServer } from '../helpers/lm-toy.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { tempDir } from '../helpers/workspace.js';
 
 async function addEnv(dir: string, data: string): Promise<void> {
-  const err: string[] = [];
-  const code = await main(['env', 'add', dir, '--data-dir', data], { out: () => {}, err: (l) => void err.push(l) });
-  assert.equal(code, 0, err.join('\n'));
+  const { code, err } = await runCli(['env', 'add', dir, '--data-dir', data]);
+  assert.equal(code, 0, err);
 }
 
 describe('train --learner tinker --queue', { skip: redisMissing() }, () => {
