@@ -34,7 +34,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   task: names('env format out tasks run sample runs seed workers', str),
   traj: names('format out run kind from', str),
   eval: { ...MODEL, ...names('env format k n out seed tasks trajectories predictions workers max-steps queue', str) },
-  solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool },
+  solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool, 'allow-unchecked': bool },
   train: {
     ...names(
       'run curriculum envs held-out families steps budget batch group track extend advantage credit lr epochs learn workers seed target eval-tasks eval-attempts eval-every time-limit ablate forgetting gate',

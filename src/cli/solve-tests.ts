@@ -16,18 +16,21 @@ import { Workspace } from '../workspace/workspace.js';
 
 export type RepoTests = { spec: EnvironmentSpec } | { shell: string } | { unavailable: string };
 
-/** How the repository's tests are run for the check. */
-export function repoTests(snapshot: string, repo: string, testCommand: string | undefined, report: string | undefined): RepoTests {
-  // A command naming a known runner gets that runner's report; any other is judged by its exit status.
-  if (testCommand && !report && !parseTestCommand(testCommand)) return { shell: testCommand };
+/**
+ * How the repository's tests are run for the check, read from the user's
+ * repository itself (so what cannot be found is said of their path, not of
+ * the sandbox's copy). An unknown --report is a usage error.
+ */
+export function repoTests(repo: string, testCommand: string | undefined, report: string | undefined): RepoTests {
   const format = report || undefined;
   if (format !== undefined && !isOneOf(REPORT_FORMATS, format))
-    return { unavailable: `--report "${format}" is not supported (use one of ${REPORT_FORMATS.join(', ')})` };
+    throw new UserError(`--report "${format}" is not supported`, `use one of ${REPORT_FORMATS.join(', ')}`);
+  // A command naming a known runner gets that runner's report; any other is judged by its exit status.
+  if (testCommand && !format && !parseTestCommand(testCommand)) return { shell: testCommand };
   try {
-    return { spec: inferSpec(snapshot, { path: repo }, { ...(testCommand ? { testCommand } : {}), ...(format ? { report: format } : {}) }) };
+    return { spec: inferSpec(repo, { path: repo }, { ...(testCommand ? { testCommand } : {}), ...(format ? { report: format } : {}) }) };
   } catch (err) {
-    if (err instanceof UserError) return { unavailable: `${err.message}${err.hint ? ` (${err.hint.replace(/^pass /, 'pass to solve: ')})` : ''}` };
-    if (err instanceof SpecError) return { unavailable: err.message };
+    if (err instanceof UserError || err instanceof SpecError) return { unavailable: err.message };
     throw err;
   }
 }

@@ -4,6 +4,8 @@
 // through the harness, and the resulting diff is printed. Nothing the model
 // writes runs on the host: commands run in the workspace's runtime, and the
 // user's repository changes only with --apply (git apply, all or nothing).
+// A repository whose tests cannot be found or run is refused before the agent
+// starts, unless --allow-unchecked: every change is checked, or says it is not.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { DEFAULT_AGENT_LIMITS } from '../agent/limits.js';
@@ -30,16 +32,27 @@ the repository's tests run in the sandbox before and after the change, and
 solve prints which tests now pass and which now fail. Your repository
 changes only with --apply.
 
-Exit code 0 when the agent made a change that breaks no passing test; 1 when
-it made no change, or its change breaks tests (or they no longer complete),
-or --apply could not apply it; 2 for a usage error.
+A repository whose tests cannot be found (and no --test-command), or whose
+tests do not complete before any change, is refused before the agent runs:
+pass --test-command, or --allow-unchecked to let the agent work with no check.
+
+Exit code 0 when the agent made a change that breaks no passing test (with
+--allow-unchecked and no tests to run: any change, unchecked, as the verdict
+says); 1 when it made no change, or its change breaks tests (or they no
+longer complete), or --apply could not apply it; 2 for a usage error or a
+refused repository.
 
   --repo PATH            the repository (a git repository or a plain directory)
-  --issue TEXT|FILE      what to fix or build: the text, or a file holding it
+  --issue TEXT|FILE      what to fix or build: a file's path (read when it exists), else the
+                         text itself; a value with no spaces that has a path separator or ends
+                         in a file extension (issue.md, notes/bug.txt) names a file, and is an
+                         error when there is none
   --test-command "CMD"   how to run the tests (told to the agent; found as env add finds
                          them when absent)
   --report FMT           tap, junit or jest-json: how to read --test-command's output per
                          test (without it the check uses the command's exit status)
+  --allow-unchecked      let the agent work when the tests cannot be found or do not
+                         complete; its change is then not checked
   --apply                apply the diff to the repository (git apply; all or nothing);
                          refused when the change breaks a passing test
   --force                with --apply: apply even a change that breaks tests
@@ -73,8 +86,17 @@ function snapshotOf(repo: string, dest: string, skip: string): { rel: string; ho
   return layers;
 }
 
+/** An --issue value that names a file rather than being the text: one word with a path separator or a file extension. */
+const NAMES_A_FILE = /^(?=\S+$)(?:.*[/\\].*|.*\.[A-Za-z][A-Za-z0-9]{0,7})$/;
+
 function readIssue(issue: string): string {
-  const text = existsSync(issue) && statSync(issue).isFile() ? readFileSync(issue, 'utf8') : issue;
+  let text = issue;
+  if (existsSync(issue)) {
+    if (!statSync(issue).isFile()) throw new UserError(`--issue ${issue} is a directory`, 'pass the issue text, or the file holding it');
+    text = readFileSync(issue, 'utf8');
+  } else if (NAMES_A_FILE.test(issue)) {
+    throw new UserError(`--issue ${issue}: no such file (${resolve(issue)})`, 'pass an existing file, or the issue text itself (a sentence, with spaces)');
+  }
   if (!text.trim()) throw new UserError('the issue is empty', 'pass --issue "what to fix" or --issue FILE');
   return text.trim();
 }
@@ -115,6 +137,14 @@ function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+/** Why solve will not let the agent change a repository no test can check, and the flags that change that. */
+function refused(why: string, testCommand: string | undefined): UserError {
+  return new UserError(
+    `nothing can check a change: ${why}`,
+    `${testCommand ? 'fix --test-command (or add --report tap|junit|jest-json)' : 'pass --test-command "CMD", the command that runs its tests'}, or --allow-unchecked to let the agent change it with no check`,
+  );
+}
+
 export async function solveCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   const repoFlag = stringFlag(f, 'repo');
@@ -128,6 +158,10 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
   const seed = intFlag(f.seed, '--seed', 0, 0);
   const maxSteps = intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1);
   const dir = dataDir(stringFlag(f, 'data-dir'));
+  const testCommand = stringFlag(f, 'test-command');
+  const tests = repoTests(repo, testCommand, stringFlag(f, 'report'));
+  const unchecked = 'unavailable' in tests ? tests.unavailable : undefined;
+  if (unchecked && !f['allow-unchecked']) throw refused(unchecked, testCommand);
   const models = await modelFactory(f);
   const image = stringFlag(f, 'image');
   const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', ...(image ? { image } : {}), warn: ctx.err });
@@ -139,14 +173,14 @@ export async function solveCommand(ctx: CliContext): Promise<number> {
     const layers = snapshotOf(repo, join(tmp, 'repo'), realpathSync(dir));
     // The agent's workspace and the test runs before and after its change are made alike from the copy.
     const place = { snapshot: join(tmp, 'repo'), layers, runtime, baseDir: join(dir, 'tmp') };
-    ws = await Workspace.create(place);
-    const workdir = ws.runtime.workdir(ws.mounts);
-    const testCommand = stringFlag(f, 'test-command');
-    const tests = repoTests(place.snapshot, repo, testCommand, stringFlag(f, 'report'));
     log(`solve: ${models.name} on a copy of ${repo} (${runtime.name} runtime${runtime.isolated ? '' : ', NOT isolated'})`);
-    if ('unavailable' in tests) log(`tests: cannot run them, so the change will not be checked: ${tests.unavailable}`);
+    if (unchecked) log(`tests: none to run, so the change will not be checked (--allow-unchecked): ${unchecked}`);
     const before = await runRepoTests(tests, place);
     if (before) log(`tests before the change: ${describeRun(before)}`);
+    if (before && before.outcome !== 'completed' && !f['allow-unchecked'])
+      throw refused(`the tests of ${repo} do not complete before any change: ${before.reason ?? before.outcome}`, testCommand);
+    ws = await Workspace.create(place);
+    const workdir = ws.runtime.workdir(ws.mounts);
     const shown = testCommand ?? ('spec' in tests ? agentTestCommand(tests.spec, ws) : undefined);
     const instruction = `${issue}\n\nThe repository is at ${workdir} .${shown ? ` Run the tests with:\n    ${shown}\n` : '\n'}`;
     const env = 'spec' in tests ? tests.spec.test.env : undefined;

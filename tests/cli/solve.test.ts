@@ -185,10 +185,81 @@ describe('frognano solve', () => {
     }
   });
 
+  it('refuses a repository with no tests before the agent runs, naming the repository and the flag; --allow-unchecked lets it work unchecked', async () => {
+    const repo = tempDir('fn-notests-');
+    writeFileSync(join(repo, 'package.json'), '{"type":"module"}\n');
+    writeFileSync(join(repo, 'math.js'), 'export const add = (a, b) => a - b;\n');
+    const script = join(tempDir(), 'fix.json');
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { toolCalls: [{ name: 'Write', arguments: { file_path: 'math.js', content: 'export const add = (a, b) => a + b;\n' } }] },
+        { content: 'done' },
+      ]),
+    );
+    const run = (...extra: string[]) =>
+      runCli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', `scripted:${script}`, '--data-dir', tempDir('fn-data-'), ...extra]);
+    const r = await run('--apply');
+    assert.equal(r.code, 2, r.err + r.out);
+    assert.match(r.err, new RegExp(`nothing can check a change: could not tell how ${repo} runs its tests`));
+    assert.match(r.err, /fix: pass --test-command "CMD".*or --allow-unchecked/);
+    assert.doesNotMatch(r.err, /solve-|--runner|step 1/, 'no temporary copy, no flag solve lacks, and the agent never ran');
+    assert.equal(readFileSync(join(repo, 'math.js'), 'utf8'), 'export const add = (a, b) => a - b;\n');
+    const allowed = await run('--allow-unchecked');
+    assert.equal(allowed.code, 0, allowed.err + allowed.out);
+    assert.match(allowed.err, /the change will not be checked \(--allow-unchecked\)/);
+    assert.match(allowed.out, /verdict: unchecked \(could not tell how .* runs its tests/);
+    assert.doesNotMatch(allowed.out + allowed.err, /solve-[A-Za-z0-9]{6}/, 'messages name the repository, not its temporary copy');
+  });
+
+  it('refuses a repository whose tests do not complete before any change', async () => {
+    const repo = project({ git: true });
+    const crash = ['--test-command', 'echo Segmentation fault; exit 139', '--report', 'tap'];
+    const r = await runCli(['solve', '--repo', repo, '--issue', 'add is wrong', '--model', 'scripted:noop', '--data-dir', tempDir('fn-data-'), ...crash]);
+    assert.equal(r.code, 2, r.err + r.out);
+    assert.match(r.err, new RegExp(`the tests of ${repo} do not complete before any change: the tap report could not be read`));
+    assert.match(r.err, /fix: fix --test-command .* or --allow-unchecked/);
+    assert.doesNotMatch(r.err, /stopped:/, 'the agent never ran');
+  });
+
+  it('takes --issue as a file when it looks like one: a missing one is an error naming it, a sentence is the text', async () => {
+    const repo = project({ git: true });
+    const data = tempDir('fn-data-');
+    for (const missing of ['issue.md', 'docs/bug', 'notes\\bug.txt']) {
+      const r = await runCli(['solve', '--repo', repo, '--issue', missing, '--model', 'scripted:noop', '--data-dir', data]);
+      assert.equal(r.code, 2, `${missing}: ${r.err}`);
+      assert.match(r.err, new RegExp(`--issue ${missing.replaceAll('\\', '\\\\')}: no such file`));
+    }
+    const dir = await runCli(['solve', '--repo', repo, '--issue', repo, '--model', 'scripted:noop', '--data-dir', data]);
+    assert.match(dir.err, /is a directory/);
+    const text = await runCli(['solve', '--repo', repo, '--issue', 'add/sub are swapped in math.js', '--model', 'scripted:noop', '--data-dir', data]);
+    assert.equal(text.code, 1, 'a sentence is the issue itself: the agent runs (and, scripted to do nothing, changes nothing)');
+    assert.match(text.out, /No changes/);
+    const report = await runCli([
+      'solve',
+      '--repo',
+      repo,
+      '--issue',
+      'x y',
+      '--test-command',
+      'make check',
+      '--report',
+      'xml',
+      '--model',
+      'scripted:noop',
+      '--data-dir',
+      data,
+    ]);
+    assert.equal(report.code, 2);
+    assert.match(report.err, /--report "xml" is not supported/);
+  });
+
   it('documents itself in the help', async () => {
     assert.match((await runCli(['--help'])).out, /solve .*your own repository/);
     const h = await runCli(['solve', '--help']);
     assert.match(h.out, /--apply/);
     assert.match(h.out, /scripted:oracle\s+NOT a model/);
+    assert.match(h.out, /--allow-unchecked/);
+    assert.match(h.out, /names a file, and is an\s+error when there is none/);
   });
 });
