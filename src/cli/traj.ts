@@ -2,7 +2,8 @@
 // Harbor's ATIF, mini-swe-agent's trajectory file, OpenAI-messages JSONL.
 // From a run's attempts in the store (training, probes, held-out evaluations)
 // or from the files `eval --trajectories DIR` wrote; each carries its diff,
-// which becomes mini's submission.
+// which becomes mini's submission. By default the run "default", written
+// under its run directory (runs/default/export/<format>).
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { toAtif, toMiniSweAgent, toOpenAIJsonl } from '../agent/export.js';
@@ -17,15 +18,25 @@ import type { CliContext } from './context.js';
 import { stringFlag } from './flags.js';
 
 export const TRAJ_HELP = `Usage:
-  frognano traj export --format atif|mini|openai --out DIR|FILE.jsonl (--run NAME [--kind K] | --from DIR)
+  frognano traj export --format atif|mini|openai [--run NAME [--kind K] | --from DIR] [--out DIR|FILE.jsonl]
 
-  --run NAME     a run's attempts from the store (train, or evidence cells by their run name)
+  --format F     atif: one Harbor ATIF file per attempt; mini: one mini-swe-agent file per
+                 attempt, its submission the attempt's diff; openai: one OpenAI-messages JSONL
+                 file, a line per attempt
+  --run NAME     a run's attempts from the store (train, or evidence cells by their run
+                 name; default: the run "default")
   --kind K       only attempts of this kind: train, probe, more, eval (default all)
-  --from DIR     the files eval --trajectories DIR wrote (attempt-<i>.jsonl, its diff beside)
-  --format F     atif: one Harbor ATIF file per attempt (DIR/<name>.json);
-                 mini: one mini-swe-agent file per attempt (DIR/<name>.traj.json),
-                 its submission the attempt's diff;
-                 openai: one OpenAI-messages JSONL file (FILE.jsonl), a line per attempt
+  --from DIR     the files eval --trajectories DIR wrote (DIR/<task>/attempt-<i>.jsonl, its
+                 diff beside) instead of a run
+  --out PATH     where to write, printed at the end: a folder (atif, mini) or a .jsonl file
+                 (openai); default <data-dir>/runs/NAME/export/<format> (<format>-<kind> with
+                 --kind; openai: a .jsonl file of that name) for a run, DIR-<format> (openai:
+                 DIR-openai.jsonl) beside --from DIR
+
+Files written, atif and mini (a folder per task):
+  from a run:    OUT/<task>/<kind>-<attempt id>.json (atif) or .traj.json (mini)
+  from --from:   OUT/<task>/attempt-<i>.json (atif) or .traj.json (mini)
+openai writes the one file OUT (ending in .jsonl).
 Attempts whose trajectory was pruned (frognano gc) are counted and skipped.`;
 
 const FORMATS = ['atif', 'mini', 'openai'] as const;
@@ -53,7 +64,10 @@ function fromStore(dir: string, run: string, kind: AttemptKind | undefined, err:
   try {
     const attempts = runAttempts(store, run, kind);
     if (attempts.length === 0)
-      throw new UserError(`no attempts of run "${run}"${kind ? ` of kind ${kind}` : ''} in ${dir}`, 'pass a run name frognano serve or gc lists');
+      throw new UserError(
+        `no attempts of run "${run}"${kind ? ` of kind ${kind}` : ''} in ${dir}`,
+        'train one first (frognano train), or pass --run NAME (frognano gc lists the runs) or --from DIR',
+      );
     const out: Found[] = [];
     let pruned = 0;
     for (const a of attempts) {
@@ -105,17 +119,21 @@ export async function trajCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
   const format = stringFlag(f, 'format');
   if (!format || !isOneOf(FORMATS, format)) throw new UserError(`--format must be one of ${FORMATS.join(', ')}`, 'e.g. --format atif');
-  const out = stringFlag(f, 'out');
-  if (!out) throw new UserError('traj export needs --out', format === 'openai' ? 'a .jsonl file' : 'a directory');
-  if (format === 'openai' && !out.endsWith('.jsonl'))
-    throw new UserError(`--out ${out}: OpenAI-messages JSONL goes to a .jsonl file`, 'e.g. --out trajectories.jsonl');
-  const run = stringFlag(f, 'run');
   const from = stringFlag(f, 'from');
-  if (Boolean(run) === Boolean(from))
-    throw new UserError('pass exactly one of --run and --from', 'a run in the store, or the directory eval --trajectories wrote');
+  const given = stringFlag(f, 'run');
+  if (given && from) throw new UserError('pass one of --run and --from, not both', 'a run in the store, or the directory eval --trajectories wrote');
   const kind = stringFlag(f, 'kind');
   if (kind !== undefined && !isOneOf(KINDS, kind)) throw new UserError(`--kind must be one of ${KINDS.join(', ')}`);
-  const found = run ? fromStore(dataDir(stringFlag(f, 'data-dir')), run, kind, ctx.err) : fromFiles(resolve(from!));
+  if (kind !== undefined && from) throw new UserError("--kind selects a run's attempts; the files of --from have no kind", 'drop --kind, or pass --run');
+  // The files of --from need no data directory; a run's attempts are in its store.
+  const run = from ? undefined : { name: given ?? 'default', dir: dataDir(stringFlag(f, 'data-dir')) };
+  const suffix = format === 'openai' ? '.jsonl' : '';
+  const out =
+    stringFlag(f, 'out') ??
+    (run ? join(run.dir, 'runs', safe(run.name), 'export', `${format}${kind ? `-${kind}` : ''}${suffix}`) : `${resolve(from!)}-${format}${suffix}`);
+  if (format === 'openai' && !out.endsWith('.jsonl'))
+    throw new UserError(`--out ${out}: OpenAI-messages JSONL goes to a .jsonl file`, 'e.g. --out trajectories.jsonl');
+  const found = run ? fromStore(run.dir, run.name, kind, ctx.err) : fromFiles(resolve(from!));
   if (format === 'openai') {
     mkdirSync(dirname(resolve(out)), { recursive: true });
     writeFileSync(out, toOpenAIJsonl(found.map((x) => x.trajectory)));
@@ -127,6 +145,6 @@ export async function trajCommand(ctx: CliContext): Promise<number> {
       writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
     }
   }
-  ctx.out(`exported ${found.length} trajectories as ${format} to ${out}`);
+  ctx.out(`exported ${found.length} trajectories as ${format} to ${resolve(out)}`);
   return 0;
 }

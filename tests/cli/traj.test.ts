@@ -78,6 +78,14 @@ describe('eval --predictions and traj export', () => {
     const jsonl = join(tempDir('fn-oai-'), 'all.jsonl');
     assert.equal((await runCli(['traj', 'export', '--from', traj, '--format', 'openai', '--out', jsonl])).code, 0);
     assert.equal(fromOpenAIJsonl(readFileSync(jsonl, 'utf8')).length, 2);
+    // Without --out, beside the folder read, and the path is printed.
+    const beside = await runCli(['traj', 'export', '--from', traj, '--format', 'atif']);
+    assert.equal(beside.code, 0, beside.err);
+    assert.equal(beside.out, `exported 2 trajectories as atif to ${traj}-atif`);
+    assert.ok(existsSync(join(`${traj}-atif`, toy.task.id, 'attempt-0.json')));
+    const kind = await runCli(['traj', 'export', '--from', traj, '--format', 'atif', '--kind', 'eval']);
+    assert.equal(kind.code, 2);
+    assert.match(kind.err, /the files of --from have no kind/);
   });
 
   it("exports a run's stored attempts, counting the pruned ones", async () => {
@@ -111,9 +119,45 @@ describe('eval --predictions and traj export', () => {
     assert.match(r.err, /1 of 2 attempts had their trajectories pruned/);
     const m = readJson(join(out, 'calc.add-1', 'train-1.traj.json')) as { info: { submission: string } };
     assert.equal(m.info.submission, 'diff --git a/calc.py b/calc.py\n');
+    // Without --out, into the run's own folder; with --kind, a folder of that kind.
+    const probe = await runCli(['traj', 'export', '--run', 'r1', '--kind', 'train', '--format', 'atif', '--data-dir', data]);
+    assert.equal(probe.code, 0, probe.err);
+    assert.equal(probe.out, `exported 1 trajectories as atif to ${join(data, 'runs', 'r1', 'export', 'atif-train')}`);
+    assert.ok(existsSync(join(data, 'runs', 'r1', 'export', 'atif-train', 'calc.add-1', 'train-1.json')));
     const none = await runCli(['traj', 'export', '--run', 'nope', '--format', 'atif', '--out', out, '--data-dir', data]);
     assert.equal(none.code, 2);
     assert.match(none.err, /no attempts of run "nope"/);
     assert.equal(existsSync(join(out, 'nope')), false);
+  });
+
+  it('exports the run "default" by default, and says how to get one when there is none', async () => {
+    const data = tempDir('fn-trajdefault-');
+    const missing = await runCli(['traj', 'export', '--format', 'openai', '--data-dir', data]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /no attempts of run "default"/);
+    assert.match(missing.err, /fix: train one first \(frognano train\), or pass --run NAME .* or --from DIR/);
+    const store = new Store(data);
+    const row = {
+      run: 'default',
+      step: 1,
+      kind: 'train' as const,
+      taskId: 't-1',
+      policyVersion: 0,
+      reward: 0,
+      verdict: 'fail',
+      cause: null,
+      stopReason: 'submitted',
+    };
+    new AttemptLog(store, data).record(
+      { ...row, turns: 1, tokens: null, ms: 1, verifyMs: 1, cached: false, reason: null },
+      { schema: 'frognano.attempt/v1', taskId: 't-1', trajectory: sampleTrajectory() },
+    );
+    store.close();
+    const r = await runCli(['traj', 'export', '--format', 'openai', '--data-dir', data]);
+    assert.equal(r.code, 0, r.err);
+    const file = join(data, 'runs', 'default', 'export', 'openai.jsonl');
+    assert.equal(r.out, `exported 1 trajectories as openai to ${file}`);
+    assert.equal(fromOpenAIJsonl(readFileSync(file, 'utf8')).length, 1);
+    assert.match((await runCli(['traj', '--help'])).out, /from a run: +OUT\/<task>\/<kind>-<attempt id>\.json \(atif\) or \.traj\.json \(mini\)/);
   });
 });
