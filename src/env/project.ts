@@ -2,15 +2,15 @@
 // files (package.json, pyproject.toml, setup.cfg, tox.ini, pytest.ini), and a
 // bounded walk of its files. A file that does not parse reads as absent: the
 // runner that owns it will report the problem when it runs.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseIni } from 'ini';
 import { parse as parseToml } from 'smol-toml';
 import { isRecord } from '../util/guards.js';
+import { walkFiles } from '../util/walk.js';
 
 /** Config files larger than this are not read (no project's config is this big). */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-const SKIP_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', '.tox', 'dist', 'build', 'coverage']);
 
 export type Config = Record<string, unknown>;
 
@@ -71,28 +71,10 @@ export class Project {
     }
   }
 
-  /** Relative paths of the repository's files (no dependency or build folders), up to 20,000, sorted. */
+  /** Relative paths of the repository's files (no dependency, build or hidden folders), up to 20,000, sorted. */
   list(): string[] {
-    if (this.files) return this.files;
-    const out: string[] = [];
-    const walk = (rel: string, depth: number) => {
-      if (depth > 12 || out.length >= 20000) return;
-      let entries;
-      try {
-        entries = readdirSync(join(this.dir, rel), { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-        const path = rel ? `${rel}/${e.name}` : e.name;
-        if (e.isDirectory()) {
-          if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(path, depth + 1);
-        } else if (e.isFile()) out.push(path);
-      }
-    };
-    walk('', 0);
-    this.files = out;
-    return out;
+    this.files ??= walkFiles(this.dir, { keep: (_, e) => e.isFile(), maxFiles: 20000, maxDepth: 12 });
+    return this.files;
   }
 
   /** Files whose path matches, e.g. test files. */

@@ -1,18 +1,18 @@
 // The project's test files as they are in an environment's snapshot, parsed
 // once per process: pytest and Jest ids name their file, TAP ids (suite
 // paths) may come from any JavaScript or TypeScript file under the test paths.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EnvironmentSpec } from '../../env/spec.js';
 import { matchesAny } from '../../util/glob.js';
 import { languageOf } from '../../util/syntax.js';
+import { walkFiles } from '../../util/walk.js';
 import { idStyle, readTestFile, type TestFile } from './defs.js';
 
 /** Bounds on what is read: test files are the project's, but a repository can be large. */
 export const MAX_TEST_FILES = 400;
 export const MAX_TEST_FILE_BYTES = 1024 * 1024;
 
-const SKIP = new Set(['node_modules', '.git', '__pycache__', '.venv', 'venv', 'dist', 'build']);
 const parsed = new Map<string, Promise<TestFile | null>>();
 
 function readOne(snapshot: string, rel: string): Promise<TestFile | null> {
@@ -33,18 +33,11 @@ function readOne(snapshot: string, rel: string): Promise<TestFile | null> {
 
 /** Files under the spec's test paths that `keep` accepts, in path order, at most `max`. */
 function testPathFiles(snapshot: string, spec: EnvironmentSpec, keep: (rel: string) => boolean, max: number): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const e of readdirSync(join(snapshot, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (out.length >= max) return;
-      const path = rel ? posix.join(rel, e.name) : e.name;
-      if (e.isDirectory()) {
-        if (!SKIP.has(e.name) && !spec.layer.includes(path)) walk(path);
-      } else if (matchesAny(path, spec.testPaths) && keep(path)) out.push(path);
-    }
-  };
-  walk('');
-  return out;
+  return walkFiles(snapshot, {
+    skip: (rel) => spec.layer.includes(rel),
+    keep: (rel) => matchesAny(rel, spec.testPaths) && keep(rel),
+    maxFiles: max,
+  });
 }
 
 const inUse = new Map<string, string[]>();
