@@ -9,7 +9,9 @@ import { findEnvironment } from '../env/registry.js';
 import { renderReport } from '../eval/render.js';
 import { buildReport } from '../eval/report.js';
 import { runEval, type EvalRunOptions } from '../eval/run.js';
-import { loadEvalTasks } from '../eval/tasks.js';
+import { loadEvalTasks, type TaskSourceOptions } from '../eval/tasks.js';
+import type { Task } from '../task/task.js';
+import { loadState } from '../train/state.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import { taskEnvironment } from '../task/resolve.js';
@@ -26,7 +28,7 @@ import type { JobQueue } from '../queue/client.js';
 import type { ActorSpec } from '../queue/jobs.js';
 import { randomUUID } from 'node:crypto';
 
-export const EVAL_HELP = `Usage: frognano eval --tasks <dir|file.jsonl> --model M [options]
+export const EVAL_HELP = `Usage: frognano eval (--tasks <dir|file.jsonl> | --run NAME) --model M [options]
 
 Runs the model on each task K times (each attempt in a fresh sandboxed
 workspace, graded by the verifier with the hidden tests) and reports pass@1
@@ -36,15 +38,21 @@ if it fails again it is reported apart and left out of the pass rates.
 
   --tasks SRC          a task directory, a folder of them, or SWE-bench / SWE-smith
                        JSONL (default <data-dir>/tasks)
+  --run NAME           instead of --tasks: the held-out tasks training run NAME evaluates (the
+                       ids in its state.json; its tasks/held-out folder also keeps the other
+                       tasks validated beside them, which training never uses); the report and
+                       trajectories then go to <data-dir>/runs/NAME/evals/ by default
   --format F           swebench or swesmith, for JSONL (default: told from each record)
   --env NAME           the environment of JSONL records made by other tools
   --k K                pass@k to report, and attempts per task (default 1)
   --n N                attempts per task when more than K (n >= k; lowers the variance)
   --workers W          attempts in parallel (default: one per core, fewer if memory is short)
   --seed S             seed of every attempt (derived per task and attempt; default 0)
-  --out FILE           the JSON report (default <data-dir>/evals/<model>-seed<S>.json)
+  --out FILE           the JSON report (default <data-dir>/evals/<model>-seed<S>.json; with
+                       --run, <data-dir>/runs/NAME/evals/<model>-seed<S>.json)
   --trajectories DIR   write each attempt's trajectory as DIR/<task>/attempt-<i>.jsonl, its diff
-                       beside it (attempt-<i>.diff); frognano traj export converts them
+                       beside it (attempt-<i>.diff); frognano traj export converts them (with
+                       --run, written by default to <data-dir>/runs/NAME/evals/<model>-seed<S>/)
   --predictions FILE   SWE-bench predictions (.jsonl or .json: instance_id, model_name_or_path,
                        model_patch), the first attempt of each task; with --n above 1, attempt i
                        also goes to FILE's name with .attempt-<i> before its suffix
@@ -58,6 +66,35 @@ if it fails again it is reported apart and left out of the pass rates.
                        at the same path on every worker
 
 ${MODELS_HELP}`;
+
+/**
+ * The held-out tasks a training run evaluates: the ids in its state, read from
+ * its held-out folder. The folder holds every task validated for it (synthesis
+ * makes more candidates than it needs), so it may hold more than training uses.
+ */
+async function runHeldOut(dir: string, run: string): Promise<{ tasks: Task[]; source: string; said: string }> {
+  const runDir = join(dir, 'runs', run);
+  const state = loadState(runDir);
+  if (!state)
+    throw new UserError(
+      `no training run "${run}" in ${dir} (no ${join(runDir, 'state.json')})`,
+      'train it first (frognano train --run NAME), or pass --tasks DIR',
+    );
+  if (state.evalIds.length === 0)
+    throw new UserError(`run "${run}" has no held-out tasks (trained with --eval-tasks 0, or stopped before it made them)`, 'pass --tasks DIR');
+  const folder = join(runDir, 'tasks', 'held-out');
+  const all = new Map((await loadEvalTasks(folder)).map((t) => [t.id, t]));
+  const missing = state.evalIds.filter((id) => !all.has(id));
+  if (missing.length)
+    throw new UserError(`${missing.length} of run "${run}"'s held-out tasks are missing from ${folder}: ${missing.slice(0, 3).join(', ')}`, 'pass --tasks DIR');
+  const n = state.evalIds.length;
+  const rest = all.size - n;
+  return {
+    tasks: state.evalIds.map((id) => all.get(id)!),
+    source: `run "${run}"'s held-out tasks (${folder})`,
+    said: `eval: the ${n} held-out tasks run "${run}" evaluates in training${rest ? ` (${folder} holds ${all.size}: ${rest} more were validated beside them and are not used)` : ''}`,
+  };
+}
 
 function slug(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || 'model';
@@ -75,7 +112,10 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
   let workers = workersFlag(f.workers, (line) => (workersLine = line)); // said once the inputs are read
   const seed = intFlag(f.seed, '--seed', 0, 0);
   const dir = dataDir(stringFlag(f, 'data-dir'));
+  const run = stringFlag(f, 'run');
+  if (run && f.tasks !== undefined) throw new UserError('pass one of --tasks and --run, not both', 'a run evaluates its own held-out tasks');
   const source = resolve(stringFlag(f, 'tasks') ?? join(dir, 'tasks'));
+  const evalsDir = run ? join(dir, 'runs', run, 'evals') : join(dir, 'evals');
   const models = await modelFactory(f);
   const store = new Store(dir);
   const progress = new Progress(Boolean(f.json));
@@ -85,11 +125,11 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', ...(image ? { image } : {}), warn: ctx.err });
     const format = stringFlag(f, 'format');
     const foreignEnv = stringFlag(f, 'env');
-    const trajectories = stringFlag(f, 'trajectories');
+    let trajectories = stringFlag(f, 'trajectories');
     const predictions = stringFlag(f, 'predictions');
     if (predictions && !/\.jsonl?$/.test(predictions))
       throw new UserError(`--predictions ${predictions}: SWE-bench reads .json or .jsonl`, 'name the file preds.jsonl');
-    const tasks = await loadEvalTasks(source, {
+    const options: TaskSourceOptions = {
       ...(format ? { format } : {}),
       ...(foreignEnv
         ? {
@@ -104,7 +144,9 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
             },
           }
         : {}),
-    });
+    };
+    const fromRun = run ? await runHeldOut(dir, run) : undefined;
+    const tasks = fromRun?.tasks ?? (await loadEvalTasks(source, options));
     const envs = new Map<string, Promise<BuiltEnv>>();
     const built = new Map<string, BuiltEnv>();
     for (const t of tasks) {
@@ -131,6 +173,10 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       const maxSteps = intFlag(f['max-steps'], '--max-steps', DEFAULT_AGENT_LIMITS.maxSteps, 1);
       remote = async (task, seed) => (await q.rollout(task, actor, seed, { version: 0, retrySeed: 'same', maxSteps })).rollout;
     }
+    // The trajectories of a run's evaluation are kept beside its report unless told otherwise.
+    const stem = `${slug(models.name)}-seed${seed}`;
+    if (run && !trajectories && !remote) trajectories = join(evalsDir, stem);
+    ctx.err(fromRun?.said ?? `eval: ${tasks.length} task(s) from ${source}`);
     ctx.err(workersLine);
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
@@ -161,7 +207,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
     const report = buildReport(results, {
       model: models.name,
       scripted: models.scripted,
-      tasksSource: source,
+      tasksSource: fromRun?.source ?? source,
       k,
       attemptsPerTask: attempts,
       seed,
@@ -170,7 +216,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       startedAt,
       totalMs: Math.round(performance.now() - t0),
     });
-    const out = resolve(stringFlag(f, 'out') ?? join(dir, 'evals', `${slug(models.name)}-seed${seed}.json`));
+    const out = resolve(stringFlag(f, 'out') ?? join(evalsDir, `${stem}.json`));
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     if (predictions) {
@@ -182,7 +228,7 @@ export async function evalCommand(ctx: CliContext): Promise<number> {
       }
     }
     if (f.json) ctx.out(JSON.stringify(report, null, 2));
-    else ctx.out(`${renderReport(report)}\nreport written to ${out}`);
+    else ctx.out(`${renderReport(report)}\nreport written to ${out}${trajectories ? `\ntrajectories written to ${resolve(trajectories)}` : ''}`);
     return report.overall.scoredAttempts === 0 ? 1 : 0;
   } finally {
     progress.done();

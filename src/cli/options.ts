@@ -33,7 +33,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
   synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model bugs', str),
   task: names('env format out tasks run sample runs seed workers', str),
   traj: names('format out run kind from', str),
-  eval: { ...MODEL, ...names('env format k n out seed tasks trajectories predictions workers max-steps queue', str) },
+  eval: { ...MODEL, ...names('env format k n out seed tasks run trajectories predictions workers max-steps queue', str) },
   solve: { ...MODEL, ...names('repo issue out seed test-command report max-steps', str), apply: bool, force: bool, 'allow-unchecked': bool },
   train: {
     ...names(

@@ -252,6 +252,8 @@ describe('frognano eval', () => {
       [['eval', '--tasks', tasksDir, '--model', 'scripted:noop', '--checkpoint', 'p.json'], /--checkpoint is for --model embedded/],
       [['eval', '--tasks', tasksDir, '--model', 'embedded', '--checkpoint', join(tempDir(), 'missing.json')], /no checkpoint at/],
       [['eval', '--tasks', tasksDir, '--model', 'some-llm', '--base-url', 'not a url'], /is not a URL/],
+      [['eval', '--run', 'nope', '--model', 'scripted:noop'], /no training run "nope" in [\s\S]*fix: train it first/],
+      [['eval', '--run', 'nope', '--tasks', tasksDir, '--model', 'scripted:noop'], /pass one of --tasks and --run, not both/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli([...args, '--data-dir', data()]);
