@@ -29,15 +29,25 @@ export function parseNativeCall(call: ToolCall, tools: readonly Tool[]): Action 
   if (!tools.some((t) => toolName(t) === name)) {
     return { ...base, error: `Error: unknown tool "${name}". The tools are ${tools.map(toolName).join(', ')}.` };
   }
-  const raw = call.function.arguments ?? '';
+  const read = readArguments(call.function.arguments);
+  return 'args' in read ? { ...base, args: read.args } : { ...base, error: formatErrorText(name, read.why) };
+}
+
+/**
+ * A tool call's arguments as the agent reads them: blank text is no
+ * arguments, anything else must be one JSON object. The exports read them by
+ * this rule too, so a trajectory shows the call the tool was given.
+ */
+export function readArguments(raw: unknown): { args: Record<string, unknown> } | { why: string } {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { args: {} };
+  if (typeof raw !== 'string') return { why: 'they are not text' };
   let args: unknown;
   try {
-    args = raw.trim() === '' ? {} : JSON.parse(raw);
+    args = JSON.parse(raw);
   } catch (err) {
-    return { ...base, error: formatErrorText(name, `they are not valid JSON (${errorMessage(err)})`) };
+    return { why: `they are not valid JSON (${errorMessage(err)})` };
   }
-  if (!isRecord(args)) return { ...base, error: formatErrorText(name, 'they are not a JSON object') };
-  return { ...base, args };
+  return isRecord(args) ? { args } : { why: 'they are not a JSON object' };
 }
 
 function formatErrorText(name: string, why: string): string {

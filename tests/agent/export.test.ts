@@ -170,3 +170,18 @@ describe('Harbor ATIF', () => {
     assert.throws(() => fromAtif(step('ATIF-v2.0')), /unsupported ATIF version ATIF-v2\.0/);
   });
 });
+
+describe("a tool call's arguments in the exports", () => {
+  it('are read as the agent reads them: blank text is no arguments, what it could not read is kept as written', () => {
+    const t = sampleTrajectory();
+    const calls = t.messages[2]!.tool_calls as { function: { arguments: string } }[];
+    calls[0]!.function.arguments = ' ';
+    const atif = toAtif(t);
+    assert.deepEqual(atif.steps[2]!.tool_calls![0]!.arguments, {});
+    assert.equal(atif.steps[2]!.extra, undefined);
+    assert.deepEqual(atif.steps[3]!.extra, { raw_arguments: { c2: '{"file_path": "calc.py"' } });
+    const [read, edit] = toMiniSweAgent(t).messages.filter((m) => m.role === 'assistant');
+    assert.deepEqual(read!.extra!.actions, [{ command: 'Read {}', tool_call_id: 'c1' }]);
+    assert.deepEqual(edit!.extra!.actions, [{ command: 'Edit "{\\"file_path\\": \\"calc.py\\""', tool_call_id: 'c2' }]);
+  });
+});

@@ -5,6 +5,7 @@
 // per-token logprobs when the model returned them (ATIF's RL fields).
 import type { ChatMessage, ToolCall } from '../../model/types.js';
 import { isRecord } from '../../util/guards.js';
+import { readArguments } from '../actions.js';
 import type { Trajectory } from '../trajectory.js';
 
 export const ATIF_VERSION = 'ATIF-v1.4';
@@ -46,16 +47,6 @@ export interface AtifTrajectory {
   extra?: Record<string, unknown>;
 }
 
-/** ATIF wants arguments as an object; malformed ones are kept verbatim in the step's extra. */
-function callArguments(c: Pick<ToolCall, 'function'>): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(c.function.arguments);
-    return isRecord(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The tool calls of an assistant message: ChatMessage keeps them opaque, so each is checked. */
 function recordedCalls(m: ChatMessage, index: number): Pick<ToolCall, 'id' | 'function'>[] {
   return (m.tool_calls ?? []).map((c) => {
@@ -79,10 +70,11 @@ export function toAtif(t: Trajectory, opts: { sessionId?: string; agentVersion?:
       if (turn) step.timestamp = turn.startedAt;
       if (m.reasoning_content !== undefined) step.reasoning_content = m.reasoning_content;
       if (calls.length) {
+        // ATIF wants arguments as an object: ones the agent could not read are kept verbatim in the step's extra.
         step.tool_calls = calls.map((c) => {
-          const args = callArguments(c);
-          if (!args) raw[c.id] = c.function.arguments;
-          return { tool_call_id: c.id, function_name: c.function.name, arguments: args ?? {} };
+          const read = readArguments(c.function.arguments);
+          if (!('args' in read)) raw[c.id] = c.function.arguments;
+          return { tool_call_id: c.id, function_name: c.function.name, arguments: 'args' in read ? read.args : {} };
         });
       }
       if (turn) {

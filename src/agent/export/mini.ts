@@ -8,6 +8,7 @@
 import { CHAT_ROLES } from '../../model/openai.js';
 import type { ChatMessage } from '../../model/types.js';
 import { isOneOf, isRecord } from '../../util/guards.js';
+import { readArguments } from '../actions.js';
 import { parseTextReply } from '../text-protocol.js';
 import { isToolsetName, toolset } from '../tools/index.js';
 import type { StopReason, Trajectory, TurnRecord } from '../trajectory.js';
@@ -65,12 +66,8 @@ function actionsOf(m: ChatMessage, t: Trajectory): MiniAction[] {
   if (m.tool_calls?.length) {
     return m.tool_calls.flatMap((c) => {
       if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== 'string') return [];
-      let args: unknown = c.function.arguments;
-      try {
-        args = typeof args === 'string' ? JSON.parse(args) : args;
-      } catch {
-        /* kept as the text it was */
-      }
+      const read = readArguments(c.function.arguments);
+      const args = 'args' in read ? read.args : c.function.arguments; // unreadable: kept as the text it was
       return [{ command: actionCommand(c.function.name, args), ...(typeof c.id === 'string' ? { tool_call_id: c.id } : {}) }];
     });
   }
