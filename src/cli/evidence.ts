@@ -1,6 +1,9 @@
 // `frognano evidence`: the protocol that tests the central claim (docs/evidence/protocol.md), run in resumable
 // chunks, and its report: the table with intervals, the verdicts and the plots, whichever way they fall.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { writeTextAtomic } from '../util/atomic-json.js';
+import { acquireLock } from '../util/lock.js';
+import { interceptSignals } from '../util/signals.js';
 import { join, resolve } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { analyse } from '../evidence/analysis.js';
@@ -15,7 +18,7 @@ import { errorMessage, UserError } from '../util/errors.js';
 import { isOneOf } from '../util/guards.js';
 import { dataDir, handwrittenBugsDir } from '../util/paths.js';
 import type { CliContext } from './context.js';
-import { numberFlag, stringFlag } from './flags.js';
+import { commandLine, numberFlag, stringFlag } from './flags.js';
 import { lmConfig, tinkerLearner } from './lm.js';
 
 export const EVIDENCE_HELP = `Usage: frognano evidence run|report --protocol reduced|full [options]
@@ -92,62 +95,79 @@ export async function evidenceCommand(ctx: CliContext): Promise<number> {
   const outDir = resolve(stringFlag(f, 'out') ?? join(dir, 'evidence', p.name));
   mkdirSync(outDir, { recursive: true });
   if (sub === 'run') {
-    const store = new Store(dir);
-    const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
-    store.close();
-    for (const g of p.groups) for (const name of [g.heldOut, ...g.train]) if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`);
-    const hours = numberFlag(f.hours, '--hours', 2);
-    if (!(hours > 0)) throw new UserError('--hours must be above 0');
-    const heldOut = heldOutFlag(f, p);
-    const total = cellsOf(p).filter((c) => !heldOut || heldOut.includes(c.group.heldOut)).length;
-    const share = heldOut ? ` (held out: ${heldOut.join(', ')}; ${cellsOf(p).length} in the protocol)` : '';
-    ctx.err(`evidence ${p.name}: ${total} runs${share}; results in ${outDir}; stopping after ${hours} h (rerun to continue)`);
-    const learnerName = stringFlag(f, 'learner') ?? 'embedded';
-    if (learnerName !== 'embedded' && learnerName !== 'tinker') throw new UserError(`unknown --learner "${learnerName}"`, 'use embedded or tinker');
-    const lm = learnerName === 'tinker' ? lmConfig(f) : undefined;
-    const outcome = await runChunk(p, {
-      ...(lm
-        ? {
-            learner: {
-              config: { learner: 'tinker', lm },
-              make: (cfg, cell) => tinkerLearner(lm, f, { name: `evidence-${p.name}-${cell.id}`, seed: cfg.seed, log: ctx.err }),
-            },
-          }
-        : {}),
-      envs,
-      runtime: selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err }),
-      outDir,
-      handwritten: readHandwritten(stringFlag(f, 'bugs') ?? handwrittenBugsDir),
-      hours,
-      ...(heldOut ? { heldOut } : {}),
-      log: ctx.err,
-      onTrainEvent: (cell, e) => {
-        if (e.kind === 'eval') ctx.err(`  ${cell.id}: held-out ${(100 * e.solveRate).toFixed(1)}% (${e.solved}/${e.attempts}) at ${e.rollouts} rollouts`);
-        if (e.kind === 'step')
-          ctx.err(`  ${cell.id}: step ${e.metrics.step}, ${e.metrics.rollouts}/${p.budget} rollouts, reward ${e.metrics.meanReward.toFixed(2)}`);
-      },
+    const lock = acquireLock(outDir, `evidence output ${outDir}`, commandLine(ctx), ctx.err);
+    // Each cell's run keeps every step it saved: stopping at once loses at most the step in flight.
+    const stopSignals = interceptSignals((signal) => {
+      ctx.err(`${signal}: stopping now; finished runs and every saved step are kept in ${outDir}; to continue: ${commandLine(ctx)}`);
+      return false;
     });
-    ctx.err(
-      outcome.left
-        ? `stopped after ${outcome.minutes.toFixed(1)} min with ${outcome.left} of ${outcome.total} runs left: rerun the same command to continue`
-        : `all ${outcome.total} runs done (this invocation ${outcome.minutes.toFixed(1)} min)`,
-    );
-    if (outcome.halted) ctx.err(`stopped early: ${outcome.halted}; last error: ${outcome.failed.at(-1)?.message}`);
-    if (outcome.failed.length) ctx.err(`failed in this invocation: ${outcome.failed.map((x) => x.cell).join(', ')}`);
-    if (outcome.givenUp.length) ctx.err(`given up on (failed ${MAX_TRIES} times; their runs/<cell>/failures.json say why): ${outcome.givenUp.join(', ')}`);
-    failedCells = outcome.failed.length + outcome.givenUp.length;
+    try {
+      failedCells = await runEvidence(ctx, p, dir, outDir);
+    } finally {
+      stopSignals();
+      lock.release();
+    }
   }
   const results = readResults(p, outDir, ctx.err);
   const analysis = analyse(p, results);
   const text = renderAnalysis(p, analysis, cellsOf(p).length);
-  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ protocol: p, analysis, results }, null, 2));
-  writeFileSync(join(outDir, 'report.txt'), `${text}\n`);
+  writeTextAtomic(join(outDir, 'results.json'), JSON.stringify({ protocol: p, analysis, results }, null, 2));
+  writeTextAtomic(join(outDir, 'report.txt'), `${text}\n`);
   const plots = curvePlots(p, results);
   const forgetting = forgettingPlot(analysis.forgetting);
   if (forgetting) plots['forgetting.svg'] = forgetting;
-  for (const [name, svg] of Object.entries(plots)) writeFileSync(join(outDir, name), svg);
+  for (const [name, svg] of Object.entries(plots)) writeTextAtomic(join(outDir, name), svg);
   ctx.out(f.json ? JSON.stringify({ analysis, results: results.length }) : text);
   ctx.err(`wrote ${join(outDir, 'report.txt')}, results.json${Object.keys(plots).length ? ` and ${Object.keys(plots).join(', ')}` : ''}`);
   // The report covers what finished; a failed cell still makes the invocation fail, so a scheduler notices.
   return failedCells ? 1 : 0;
+}
+
+/** One chunk of the protocol's runs; the number of cells that failed. */
+async function runEvidence(ctx: CliContext, p: Protocol, dir: string, outDir: string): Promise<number> {
+  const f = ctx.flags;
+  const store = new Store(dir);
+  const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
+  store.close();
+  for (const g of p.groups) for (const name of [g.heldOut, ...g.train]) if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`);
+  const hours = numberFlag(f.hours, '--hours', 2);
+  if (!(hours > 0)) throw new UserError('--hours must be above 0');
+  const heldOut = heldOutFlag(f, p);
+  const total = cellsOf(p).filter((c) => !heldOut || heldOut.includes(c.group.heldOut)).length;
+  const share = heldOut ? ` (held out: ${heldOut.join(', ')}; ${cellsOf(p).length} in the protocol)` : '';
+  ctx.err(`evidence ${p.name}: ${total} runs${share}; results in ${outDir}; stopping after ${hours} h (rerun to continue)`);
+  const learnerName = stringFlag(f, 'learner') ?? 'embedded';
+  if (learnerName !== 'embedded' && learnerName !== 'tinker') throw new UserError(`unknown --learner "${learnerName}"`, 'use embedded or tinker');
+  const lm = learnerName === 'tinker' ? lmConfig(f) : undefined;
+  const outcome = await runChunk(p, {
+    ...(lm
+      ? {
+          learner: {
+            config: { learner: 'tinker', lm },
+            make: (cfg, cell) => tinkerLearner(lm, f, { name: `evidence-${p.name}-${cell.id}`, seed: cfg.seed, log: ctx.err }),
+          },
+        }
+      : {}),
+    envs,
+    runtime: selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err }),
+    outDir,
+    handwritten: readHandwritten(stringFlag(f, 'bugs') ?? handwrittenBugsDir),
+    hours,
+    ...(heldOut ? { heldOut } : {}),
+    log: ctx.err,
+    onTrainEvent: (cell, e) => {
+      if (e.kind === 'eval') ctx.err(`  ${cell.id}: held-out ${(100 * e.solveRate).toFixed(1)}% (${e.solved}/${e.attempts}) at ${e.rollouts} rollouts`);
+      if (e.kind === 'step')
+        ctx.err(`  ${cell.id}: step ${e.metrics.step}, ${e.metrics.rollouts}/${p.budget} rollouts, reward ${e.metrics.meanReward.toFixed(2)}`);
+    },
+  });
+  ctx.err(
+    outcome.left
+      ? `stopped after ${outcome.minutes.toFixed(1)} min with ${outcome.left} of ${outcome.total} runs left: rerun the same command to continue`
+      : `all ${outcome.total} runs done (this invocation ${outcome.minutes.toFixed(1)} min)`,
+  );
+  if (outcome.halted) ctx.err(`stopped early: ${outcome.halted}; last error: ${outcome.failed.at(-1)?.message}`);
+  if (outcome.failed.length) ctx.err(`failed in this invocation: ${outcome.failed.map((x) => x.cell).join(', ')}`);
+  if (outcome.givenUp.length) ctx.err(`given up on (failed ${MAX_TRIES} times; their runs/<cell>/failures.json say why): ${outcome.givenUp.join(', ')}`);
+  return outcome.failed.length + outcome.givenUp.length;
 }

@@ -39,3 +39,9 @@ export function workersFlag(value: unknown, say: (line: string) => void): number
   say(describeWorkers(n, value !== undefined));
   return n;
 }
+
+/** The command as the user typed it (`frognano ...`), less the boolean flags in `drop`: to name a lock's holder, or the command that resumes. */
+export function commandLine(ctx: { argv?: string[] }, drop: string[] = []): string {
+  const words = (ctx.argv ?? []).filter((w) => !drop.some((d) => w === `--${d}`));
+  return ['frognano', ...words.map((w) => (/^[\w./:=,@+-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`))].join(' ');
+}

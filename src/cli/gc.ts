@@ -1,31 +1,40 @@
 // `frognano gc`: what the store keeps of runs and their attempts, and pruning:
 // whole runs (by name, or all but the most recent), or the oldest trajectory
 // files down to a disk budget (their outcomes stay).
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RunQueries } from '../serve/runs.js';
 import { artifactBytes, DEFAULT_ATTEMPT_BUDGET_MB, forgetRun, pruneToBudget } from '../store/attempts.js';
 import { Store } from '../store/store.js';
 import { UserError } from '../util/errors.js';
+import { describeHolder, liveHolder, LockHeldError } from '../util/lock.js';
 import { dataDir } from '../util/paths.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
 import { intFlag, numberFlag, stringFlag } from './flags.js';
 
-export const GC_HELP = `Usage: frognano gc [--run LIST] [--keep-runs N] [--keep-mb M] [--dry-run]
+export const GC_HELP = `Usage: frognano gc [--run LIST] [--keep-runs N] [--keep-mb M] [--dry-run] [--yes]
 
 Lists what the store keeps per run (attempts, trajectory files, bytes per
 rollout), then prunes:
-  --run LIST       remove these runs: their attempts, trajectories, metrics and
+  --run LIST       remove these runs whole: their attempts, trajectories, metrics and
                    their directory under runs/ (state, checkpoint, task bank)
-  --keep-runs N    remove every run but the N most recently updated
+  --keep-runs N    prune every run but the N most recently updated: their attempts,
+                   trajectories and task banks go; their checkpoint, state and metrics
+                   stay (name a run with --run to remove it whole)
   --keep-mb M      delete the oldest trajectory files until at most M MiB remain
                    (default ${DEFAULT_ATTEMPT_BUDGET_MB}, the budget train keeps by default); their
                    outcomes and verdicts stay
   --dry-run        say what would be removed, remove nothing
-A running run is never removed.`;
+  --yes            remove runs without asking (needed where there is no terminal to ask on)
+Removing or pruning a run shows what goes and asks first. A run in use (its
+lock held by a live train or evidence run) is never removed.`;
 
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
+/** What a run's folder keeps when it is pruned rather than removed: the checkpoint and what says how it was trained. */
+const KEPT_WHEN_PRUNED = new Set(['policy.json', 'lm-checkpoint.json', 'state.json', 'metrics.jsonl', 'difficulty.jsonl']);
+
+type Action = 'remove' | 'prune';
 
 export async function gcCommand(ctx: CliContext): Promise<number> {
   const f = ctx.flags;
@@ -40,37 +49,52 @@ export async function gcCommand(ctx: CliContext): Promise<number> {
       .filter(Boolean);
     const unknown = named.filter((n) => !runs.some((r) => r.name === n));
     if (unknown.length) throw new UserError(`no run named ${unknown.join(', ')}`, `runs here: ${runs.map((r) => r.name).join(', ') || 'none'}`);
-    const keep = f['keep-runs'] === undefined ? undefined : intFlag(f['keep-runs'], '--keep-runs', 0);
-    const doomed = new Set(named);
-    if (keep !== undefined) for (const r of runs.slice(keep)) doomed.add(r.name);
-    for (const r of runs) {
-      if (doomed.has(r.name) && r.status === 'running') {
-        ctx.err(`run ${r.name} is training now: kept`);
-        doomed.delete(r.name);
-      }
-    }
-    const rows = runs.map((r) => {
-      const bytes = artifactBytes(store, r.name);
-      const files = store.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE run = ? AND artifact IS NOT NULL').get(r.name)?.n ?? 0;
-      return [
-        r.name,
-        r.status,
-        String(r.attempts),
-        String(files),
-        mib(bytes),
-        files ? `${(bytes / files / 1024).toFixed(1)} KiB` : '-',
-        doomed.has(r.name) ? (dry ? 'would remove' : 'removed') : '',
-      ];
-    });
-    let freed = 0;
     const runsDir = resolve(dir, 'runs');
-    for (const name of doomed) {
+    for (const name of named) {
       // A run's name becomes a path: only a folder directly under runs/ is ever removed.
       if (dirname(resolve(runsDir, name)) !== runsDir) throw new UserError(`run name ${JSON.stringify(name)} is not a folder name under runs/`);
-      if (dry) freed += artifactBytes(store, name);
-      else freed += forgetRun(store, dir, name);
+      const holder = liveHolder(join(runsDir, name));
+      if (holder) throw new LockHeldError(`run "${name}"`, holder);
+    }
+    const keep = f['keep-runs'] === undefined ? undefined : intFlag(f['keep-runs'], '--keep-runs', 0);
+    const plan = new Map<string, Action>(named.map((n) => [n, 'remove']));
+    if (keep !== undefined)
+      for (const r of runs.slice(keep)) if (!plan.has(r.name) && (r.attempts > 0 || existsSync(join(runsDir, r.name, 'tasks')))) plan.set(r.name, 'prune');
+    for (const r of runs) {
+      if (!plan.has(r.name) || named.includes(r.name)) continue;
+      const holder = liveHolder(join(runsDir, r.name));
+      if (holder || r.status === 'running') {
+        ctx.err(`run ${r.name} is in use${holder ? ` by ${describeHolder(holder)}` : ' (training now)'}: kept`);
+        plan.delete(r.name);
+      }
+    }
+    const bytes = new Map(runs.map((r) => [r.name, artifactBytes(store, r.name)]));
+    const verb = (a: Action) => `${dry ? 'would ' : ''}${a === 'remove' ? 'remove' : 'prune (checkpoint kept)'}`;
+    const rows = runs.map((r) => {
+      const b = bytes.get(r.name) ?? 0;
+      const files = store.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM attempts WHERE run = ? AND artifact IS NOT NULL').get(r.name)?.n ?? 0;
+      const a = plan.get(r.name);
+      return [r.name, r.status, String(r.attempts), String(files), mib(b), files ? `${(b / files / 1024).toFixed(1)} KiB` : '-', a ? verb(a) : ''];
+    });
+    ctx.out(table(['run', 'status', 'attempts', 'trajectory files', 'bytes', 'per rollout', 'action'], rows));
+    if (plan.size && !dry && !f.yes) {
+      const what = [...plan].map(([n, a]) => `${n} (${a === 'remove' ? 'whole' : 'all but its checkpoint'})`).join(', ');
+      if (!ctx.ask)
+        throw new UserError(`gc would remove runs: ${what}`, 'pass --yes to remove them (there is no terminal to ask on), or --dry-run to see what would go');
+      const answer = (await ctx.ask(`remove ${plan.size === 1 ? 'this run' : `these ${plan.size} runs`}: ${what}? [y/N] `)).trim().toLowerCase();
+      if (answer !== 'y' && answer !== 'yes') {
+        ctx.err('nothing removed');
+        return 1;
+      }
+    }
+    let freed = 0;
+    for (const [name, action] of plan) {
+      freed += bytes.get(name) ?? 0;
       if (dry) continue;
-      rmSync(join(dir, 'runs', name), { recursive: true, force: true });
+      forgetRun(store, dir, name);
+      const runDir = join(runsDir, name);
+      if (action === 'remove') rmSync(runDir, { recursive: true, force: true });
+      else if (existsSync(runDir)) for (const e of readdirSync(runDir)) if (!KEPT_WHEN_PRUNED.has(e)) rmSync(join(runDir, e), { recursive: true, force: true });
     }
     const budget = numberFlag(f['keep-mb'], '--keep-mb', DEFAULT_ATTEMPT_BUDGET_MB) * 1024 * 1024;
     const used = artifactBytes(store) - (dry ? freed : 0);
@@ -80,7 +104,8 @@ export async function gcCommand(ctx: CliContext): Promise<number> {
         freed += used - budget;
       } else freed += pruneToBudget(store, dir, budget, used);
     }
-    ctx.out(table(['run', 'status', 'attempts', 'trajectory files', 'bytes', 'per rollout', 'action'], rows));
+    const done = [...plan].map(([n, a]) => `${n} ${a === 'remove' ? 'removed' : 'pruned'}`);
+    if (!dry && done.length) ctx.out(`runs: ${done.join(', ')}`);
     ctx.out(`${dry ? 'would free' : 'freed'} ${mib(freed)}; trajectory files ${dry ? 'now' : 'left'} ${mib(artifactBytes(store))} (budget ${mib(budget)})`);
     return 0;
   } finally {

@@ -1,8 +1,11 @@
 // The `frognano` command.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { SpecError } from '../env/spec.js';
-import { UserError } from '../util/errors.js';
+import { errorMessage, StateError, UserError } from '../util/errors.js';
+import { storageFailure } from '../util/storage-failure.js';
+import { stringFlag } from './flags.js';
 import { isRecord } from '../util/guards.js';
 import { packageRoot } from '../util/paths.js';
 import type { CliContext } from './context.js';
@@ -45,6 +48,7 @@ Global options:
                     or $FROGNANO_HOME)
   --runtime NAME    bwrap (default where it works), local (unisolated), docker
   --json            machine-readable output
+  --debug           on a failure, also print its stack trace
   -h, --help        this help
   -v, --version     the version`;
 
@@ -78,12 +82,34 @@ function usageError(command: string | undefined, err: UserError, sub?: string): 
   return `${message}${err.hint ? `\n  fix: ${err.hint}` : ''}\n${usage}\n(${name} --help lists every option)`;
 }
 
+/** A question on the terminal, where stdin and stderr are one. */
+function terminalAsk(): Pick<CliIo, 'ask'> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return {};
+  return {
+    ask: async (question) => {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(question);
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
 function version(): string {
   const pkg: unknown = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
   return isRecord(pkg) && typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
-export async function main(argv: string[], io = { out: console.log, err: console.error }): Promise<number> {
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** How a command asks the user (gc before removing runs); by default the terminal's, absent without one. */
+  ask?: (question: string) => Promise<string>;
+}
+
+export async function main(argv: string[], io: CliIo = { out: console.log, err: console.error, ...terminalAsk() }): Promise<number> {
   let parsed: ParsedArgs;
   try {
     parsed = parseCommandLine(argv);
@@ -93,7 +119,7 @@ export async function main(argv: string[], io = { out: console.log, err: console
     return 2;
   }
   const { command, positionals } = parsed;
-  const ctx: CliContext = { positionals, flags: parsed.flags, out: io.out, err: io.err };
+  const ctx: CliContext = { positionals, flags: parsed.flags, out: io.out, err: io.err, argv, ...(io.ask ? { ask: io.ask } : {}) };
   const help = Object.hasOwn(USAGE, command ?? 'help') ? USAGE[command ?? 'help'] : undefined;
   if (parsed.flags.help && help) {
     io.out(help);
@@ -140,6 +166,14 @@ export async function main(argv: string[], io = { out: console.log, err: console
         return 2;
     }
   } catch (err) {
+    const name = command && Object.hasOwn(USAGE, command) && command !== 'help' ? `frognano ${command}` : 'frognano';
+    const dir = resolve(stringFlag(parsed.flags, 'data-dir') ?? process.env.FROGNANO_HOME ?? '.frognano');
+    const known = err instanceof StateError ? err : storageFailure(err, dir, join(dir, 'frognano.db'));
+    if (parsed.flags.debug && err instanceof Error) io.err(err.stack ?? err.message);
+    if (known) {
+      io.err(`${name}: ${known.message}${known.hint ? `\n  fix: ${known.hint}` : ''}`);
+      return 1;
+    }
     if (err instanceof UserError) {
       io.err(usageError(command, err, positionals[0]));
       return 2;
@@ -148,6 +182,10 @@ export async function main(argv: string[], io = { out: console.log, err: console
       io.err(`frognano: ${err.message}`);
       return 2;
     }
-    throw err;
+    // A fault of frognano itself: its message, and the stack only on request.
+    io.err(
+      `${name}: internal error: ${errorMessage(err)}${parsed.flags.debug ? '' : '\n  (run again with --debug for the stack trace, and please report it)'}`,
+    );
+    return 70;
   }
 }

@@ -14,6 +14,7 @@ export const GLOBAL_OPTIONS: Options = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   json: bool,
+  debug: bool,
   'data-dir': str,
   runtime: str,
   image: str,
@@ -58,7 +59,7 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
       str,
     ),
   },
-  gc: { ...names('run keep-runs keep-mb', str), 'dry-run': bool },
+  gc: { ...names('run keep-runs keep-mb', str), 'dry-run': bool, yes: bool },
   'tinker-dev': names('tokenizer port host base-model checkpoints session-timeout seed', str),
 };
 

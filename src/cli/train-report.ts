@@ -6,6 +6,7 @@ import { MAX_ATTEMPTS } from '../policy/agent.js';
 import type { TrainConfig } from '../train/config.js';
 import type { HeldOutPoint, RunState } from '../train/state.js';
 import type { TrainEvent } from '../train/trainer.js';
+import type { RunClock } from './run-clock.js';
 import { pairedGain, percent as pct, rate, wilson } from '../util/stats.js';
 
 const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
@@ -16,66 +17,54 @@ export function heldOutRate(p: HeldOutPoint): string {
   return p.attempts !== undefined ? rate(p.solved ?? 0, p.attempts) : pct(p.solveRate);
 }
 
-/** This invocation's clock and counts, for the estimate to the end. */
-export class RunClock {
-  private readonly t0: number;
-  private steps = 0;
-
-  constructor(
-    private readonly cfg: TrainConfig,
-    private readonly priorMs: number,
-    private readonly priorRollouts: number,
-    private readonly priorSteps = 0,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.t0 = now();
-  }
-
-  stepDone(): void {
-    this.steps++;
-  }
-
-  /** The run's minutes, earlier invocations included. */
-  elapsedMs(): number {
-    return this.priorMs + this.now() - this.t0;
-  }
-
-  /**
-   * Minutes to the end: the least of what the steps left, the rollouts left
-   * and the time limit allow at this invocation's pace (the limit lets the
-   * step in flight finish). Null before anything can be estimated.
-   */
-  leftMs(rollouts: number): number | null {
-    const spent = this.now() - this.t0;
-    const perStep = this.steps > 0 ? spent / this.steps : null;
-    const estimates: number[] = [];
-    if (perStep !== null) estimates.push(perStep * Math.max(0, this.cfg.steps - this.priorSteps - this.steps));
-    const ran = rollouts - this.priorRollouts;
-    if (ran > 0) estimates.push((spent / ran) * Math.max(0, this.cfg.budget - rollouts));
-    if (this.cfg.timeLimitMin > 0) estimates.push(Math.max(0, this.cfg.timeLimitMin * 60_000 - spent) + (perStep ?? 0));
-    return estimates.length ? Math.min(...estimates) : null;
-  }
-}
-
 export interface Shown {
   reward: string;
   held: string;
   rollouts: number;
 }
 
+/** The progress line's widest form, in columns (a 100-column terminal shows it whole). */
+export const PROGRESS_WIDTH = 100;
+const PHASE_WIDTH = 28;
+
+/** The live line: the step and what it is doing first (never the part cut), then time, budget and figures. */
 export function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: TrainConfig, shown: Shown, clock: RunClock): string {
   const count = e.total ? ` ${e.done}/${e.total}` : '';
-  const left = clock.leftMs(shown.rollouts);
-  const time = `${minutes(clock.elapsedMs())}${left === null ? '' : left < 1000 ? ', finishing' : `, about ${minutes(left)} left`}`;
-  return `step ${e.step}/${cfg.steps} | ${time} | rollouts ${shown.rollouts}/${cfg.budget} | reward ${shown.reward} | held-out ${shown.held} | ${e.phase}${count}`;
+  const phase = e.phase.length + count.length > PHASE_WIDTH ? `${e.phase.slice(0, PHASE_WIDTH - count.length - 3)}...${count}` : `${e.phase}${count}`;
+  const left = clock.leftMs();
+  const time = `${minutes(clock.elapsedMs())}${left === null ? '' : left < 1000 ? ', finishing' : `, ~${(left / 60_000).toFixed(1)} left`}`;
+  const fields = [
+    `step ${e.step}/${cfg.steps}: ${phase}`,
+    time,
+    `${shown.rollouts}/${cfg.budget} rollouts`,
+    `reward ${shown.reward}`,
+    `held-out ${shown.held}`,
+  ];
+  // Fields that do not fit go whole, from the end: a figure is never cut in half.
+  while (fields.length > 1 && fields.join(' | ').length > PROGRESS_WIDTH) fields.pop();
+  return fields.join(' | ');
 }
 
-/** Why the run stopped, and how to go on from there. */
-export function stopLine(state: RunState, cfg: TrainConfig): string {
+/** A pool's tasks by state, in words: "12 tasks: 8 active, 3 retired, 1 probing". */
+export function poolWords(counts: Record<string, number>): string {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  return `${plural(total, 'task')}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}
+
+/** Why the run stopped, and how to go on from there; `invocationMs`, this invocation's time, says how far past the time limit it went. */
+export function stopLine(state: RunState, cfg: TrainConfig, invocationMs?: number): string {
   const where = `after ${plural(state.step, 'step')} of ${cfg.steps}, ${state.rolloutsUsed} of ${cfg.budget} rollouts`;
   switch (state.stop) {
-    case 'time-limit':
-      return `stopped by the time limit (--time-limit ${cfg.timeLimitMin} min) ${where}: run the same command again to continue from there (each run has its own limit), or pass --time-limit 0 for none`;
+    case 'time-limit': {
+      const over = invocationMs === undefined ? 0 : invocationMs - cfg.timeLimitMin * 60_000;
+      const past = over > 0 ? `; it ran ${minutes(over)} past the limit, finishing the step in flight and its evaluation (no step starts after it)` : '';
+      return `stopped by the time limit (--time-limit ${cfg.timeLimitMin} min) ${where}${past}: run the same command again to continue from there (each run has its own limit), or pass --time-limit 0 for none`;
+    }
+    case 'interrupted':
+      return `stopped on request (Ctrl-C or SIGTERM) ${where}: every finished step is saved; run the same command again to continue from there`;
     case 'budget':
       return `stopped: the rollout budget is spent (${where}); to train further, rerun with a larger --budget`;
     case 'no-tasks':

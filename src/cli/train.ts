@@ -1,7 +1,7 @@
 // `frognano train`: online RL of the embedded policy on tasks synthesized at
 // the frontier of learnability, with a live progress line, per-step metrics
 // (JSONL beside the run and rows in the store) and resume after a crash.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { selectRuntime } from '../runtime/select.js';
@@ -26,7 +26,12 @@ import { isOneOf } from '../util/guards.js';
 import { dataDir } from '../util/paths.js';
 import { Progress } from '../util/progress.js';
 import { rate } from '../util/stats.js';
-import { heldOutLines, heldOutRate, progressLine, RunClock, stopLine, type Shown } from './train-report.js';
+import { heldOutLines, heldOutRate, poolWords, progressLine, stopLine, type Shown } from './train-report.js';
+import { RunClock } from './run-clock.js';
+import { settingsDiffer } from '../train/resume.js';
+import { acquireLock, LOCK_FILE, type HeldLock } from '../util/lock.js';
+import { interceptSignals, signalStatus, type StopSignal } from '../util/signals.js';
+import { commandLine } from './flags.js';
 import type { CliContext } from './context.js';
 import type { JobQueue } from '../queue/client.js';
 import { openQueue, queueFlag, queueRunId } from './worker.js';
@@ -175,6 +180,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
   const store = new Store(dir);
   let dash: Dashboard | undefined;
   let queue: JobQueue | undefined;
+  let lock: HeldLock | undefined;
+  let stopSignals = () => {};
   try {
     const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
     for (const name of [...cfg.envs, ...cfg.heldOut]) {
@@ -192,17 +199,17 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err });
     const runName = String(f.run ?? 'default');
     const runDir = join(dir, 'runs', runName);
-    if (f.fresh) rmSync(runDir, { recursive: true, force: true });
+    mkdirSync(runDir, { recursive: true });
+    lock = acquireLock(runDir, `run "${runName}"`, commandLine(ctx), ctx.err);
+    if (f.fresh) for (const name of readdirSync(runDir)) if (name !== LOCK_FILE) rmSync(join(runDir, name), { recursive: true, force: true });
     const prior = loadState(runDir);
     // Settings added since the run was saved take their defaults (a run saved
     // before --families existed used every family).
-    // The time limit, the step count and the budget may change on resume: they say how far to go, not how.
-    // So may the workers: a run is the same whatever their number (docs/decisions/2026-12-04-same-seed-same-run.md).
-    const how = (c: Partial<TrainConfig>) => JSON.stringify({ ...D, ...c, timeLimitMin: 0, steps: 0, budget: 0, workers: 0 });
-    if (prior && how({ families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>) }) !== how(cfg)) {
+    const differs = prior ? settingsDiffer({ families: [...OPERATOR_FAMILIES], ...(prior.config as Partial<TrainConfig>) }, cfg) : [];
+    if (differs.length) {
       throw new UserError(
-        `run "${runName}" exists with other settings`,
-        'rerun with the same options to resume, pass --fresh to start over, or pick another --run',
+        `run "${runName}" exists with other settings: ${differs.join('; ')}`,
+        'rerun with the saved settings to resume, pass --fresh to start over, or pick another --run',
       );
     }
     const addr = queueFlag(f);
@@ -226,6 +233,24 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       progress.done();
       ctx.err(line);
     };
+    // Ctrl-C (or SIGTERM) once: the step in flight finishes and is saved; twice: stop at once, losing only that step.
+    let stopAsked: StopSignal | undefined;
+    let saved = prior?.step ?? 0;
+    let inFlight = 0;
+    const resume = commandLine(ctx, ['fresh']);
+    stopSignals = interceptSignals((signal) => {
+      progress.done();
+      const kept = saved
+        ? `run "${runName}" is saved after step ${saved} (${runDir})`
+        : 'no step has finished yet, so nothing of the run is saved but its tasks';
+      if (stopAsked || inFlight <= saved) {
+        ctx.err(`${signal}: stopping now${inFlight > saved ? `; step ${inFlight} is abandoned` : ''}; ${kept}; to continue: ${resume}`);
+        return false;
+      }
+      stopAsked = signal;
+      ctx.err(`${signal}: finishing step ${inFlight}, then saving and stopping (${signal === 'SIGINT' ? 'Ctrl-C' : 'send it'} again to stop at once: ${kept})`);
+      return true;
+    });
     const learner: Learner<unknown> =
       cfg.learner === 'tinker'
         ? tinkerLearner(cfg.lm!, f, { name: runName, seed: cfg.seed, log, forWorkers: addr !== undefined })
@@ -241,9 +266,12 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       attemptBudgetMB: keepMB,
       learner,
       ...(queue ? { queue } : {}),
+      stopAsked: () => stopAsked !== undefined,
       onEvent: (e) => {
+        if (e.kind === 'notice') log(e.text);
         if (e.kind === 'resume') ctx.err(`resuming run "${runName}" after step ${e.step} (${e.rollouts} rollouts done)`);
         if (e.kind === 'eval') {
+          clock.evalDone();
           shown.held = heldOutRate(e);
           progress.done();
           const reach = e.reach === undefined ? '' : `, reach ${(100 * e.reach).toFixed(1)}%`;
@@ -251,7 +279,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         }
         if (e.kind === 'step') {
           const m = e.metrics;
-          clock.stepDone();
+          saved = m.step;
+          clock.stepDone({ rolloutsUsed: m.rollouts, evalMs: m.ms.eval, evaluated: m.heldOutSolveRate !== undefined });
           shown.reward = m.meanReward.toFixed(2);
           shown.rollouts = m.rollouts;
           progress.done();
@@ -263,10 +292,12 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
               ? `, ${lm.tokens} tokens (${lm.sampledTokens} sampled, ${lm.meanResponseTokens!.toFixed(0)} per rollout), truncated ${rate(lm.truncated!, lm.rollouts!)}`
               : '';
           ctx.err(
-            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}${m.infraFailures ? `, infrastructure failures ${m.infraFailures} (not trained on: ${(m.infraReasons ?? []).join('; ')})` : ''}${tokens}, pool ${JSON.stringify(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
+            `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : ''}${m.tampering ? `, tampering ${m.tampering}` : ''}${m.infraFailures ? `, infrastructure failures ${m.infraFailures} (not trained on: ${(m.infraReasons ?? []).join('; ')})` : ''}${tokens}, pool ${poolWords(m.poolCounts)}, ${m.rollouts} rollouts, ${(clock.elapsedMs() / 60000).toFixed(1)} min`,
           );
         }
         if (e.kind === 'phase') {
+          inFlight = Math.max(inFlight, e.step);
+          clock.phase(e.step, e.phase);
           if (e.rollouts !== undefined) shown.rollouts = e.rollouts;
           progress.update(progressLine(e, cfg, shown, clock));
         }
@@ -303,7 +334,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       ctx.out(
         `trained ${state.step} step${state.step === 1 ? '' : 's'}, ${state.rolloutsUsed} rollouts in ${summary.minutes.toFixed(1)} min (${cfg.curriculum} curriculum)`,
       );
-      ctx.out(stopLine(state, cfg));
+      ctx.out(stopLine(state, cfg, clock.invocationMs()));
       for (const line of heldOutLines(state, cfg)) ctx.out(line);
       ctx.out(
         `non-degenerate groups: ${rate(nonDegenerate, state.groups.total)}${summary.heldReplayChecks ? ` (and ${summary.heldReplayChecks} replay${summary.heldReplayChecks > 1 ? 's' : ''} of retired tasks whose check held)` : ''}`,
@@ -314,13 +345,18 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     if (dash) {
       // The run is over; its pages stay up until the user is done with them.
       ctx.err('training finished; the dashboard stays up: press Ctrl-C to stop');
+      stopSignals();
       await new Promise<void>((done) => {
-        process.once('SIGINT', () => done());
-        process.once('SIGTERM', () => done());
+        stopSignals = interceptSignals(() => {
+          done();
+          return true;
+        });
       });
     }
-    return 0;
+    return stopAsked ? signalStatus(stopAsked) : 0;
   } finally {
+    stopSignals();
+    lock?.release();
     await dash?.close();
     await queue?.close();
     store.close();

@@ -10,6 +10,7 @@ import { queueStatus, renderStatus } from '../queue/status.js';
 import { QueueWorker } from '../queue/worker.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
+import { interceptSignals } from '../util/signals.js';
 import { UserError } from '../util/errors.js';
 import { defaultWorkers, describeWorkers } from '../util/machine.js';
 import { dataDir } from '../util/paths.js';
@@ -93,21 +94,22 @@ export async function workerCommand(ctx: CliContext): Promise<number> {
       .replace('--workers', '--concurrency')}`,
   );
   ctx.err(`environments: ${[...envs.keys()].join(', ')}; runtime ${runtime.name}`);
+  let release = () => {};
   await new Promise<void>((stop) => {
     let stopping = false;
-    const onSignal = () => {
+    release = interceptSignals(() => {
       if (stopping) {
         ctx.err('stopping now; running jobs go back to the queue after their lease');
         void worker.close(true).then(stop);
-        return;
+        return true;
       }
       stopping = true;
       ctx.err(`stopping after ${worker.counts.inFlight} job(s) in flight (Ctrl-C again to stop now)`);
       void worker.close().then(stop);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+      return true;
+    });
   });
+  release();
   ctx.err(`worker ${worker.id} stopped: ${worker.counts.done} jobs done, ${worker.counts.failed} failed`);
   return 0;
 }

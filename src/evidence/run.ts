@@ -2,6 +2,7 @@
 // hand-written score; a finished cell leaves result.json and is never run again. A chunk stops at its time limit
 // (the running cell checkpoints and stops after its step) and the next invocation picks up where it stopped.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isStorageFailure } from '../util/storage-failure.js';
 import { join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import { isSuccess } from '../curriculum/probe.js';
@@ -115,6 +116,8 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
     try {
       result = await runCell(p, cell, deps, leftMin());
     } catch (err) {
+      // A full or read-only disk is no cell's fault: the whole chunk stops and says so (cli/main.ts).
+      if (isStorageFailure(err)) throw err;
       // A user's error (a wrong engine address) keeps its hint: the log line is all the user sees of it.
       const message = err instanceof UserError && err.hint ? `${errorMessage(err)} (${err.hint})` : errorMessage(err);
       const tries = countedTries(recordFailure(runDir, message));
@@ -169,7 +172,7 @@ async function runCell(p: Protocol, cell: Cell, deps: EvidenceDeps, minutesLeft:
     ...(deps.reuse ? { reuse: deps.reuse } : {}),
     onEvent: (e) => deps.onTrainEvent?.(cell, e),
   });
-  if (state.stop === 'time-limit') return null;
+  if (state.stop === 'time-limit' || state.stop === 'interrupted') return null;
   const t1 = performance.now();
   const handwritten = p.handwrittenAttempts > 0 ? await scoreHandwritten(p, cell, cfg, learner, deps) : { solved: 0, attempts: 0, byTask: {} };
   const last = state.heldOut.at(-1);

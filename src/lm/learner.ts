@@ -5,7 +5,7 @@
 // advantages the trainer computed, takes one optimizer step per training step,
 // saves a resumable checkpoint and syncs the sampler, whose weights name
 // tags every rollout.
-import { writeFileSync } from 'node:fs';
+import { writeTextAtomic } from '../util/atomic-json.js';
 import { join } from 'node:path';
 import type { Learner, Policy, PolicySnapshot, ScoredGroup, TokenTurn, UpdateResult } from '../rl/contract.js';
 import type { Sampler } from '../sampler/types.js';
@@ -209,7 +209,7 @@ export class TinkerLearner implements Learner<TokenTurn> {
   /** Where the trained weights are: the server's checkpoint path, and what to do with it (docs/language-models.md). */
   exportTo(runDir: string): void {
     const out = { ...this.save(), how: 'download the checkpoint from the Tinker server and merge the LoRA: docs/language-models.md' };
-    writeFileSync(join(runDir, 'lm-checkpoint.json'), `${JSON.stringify(out, null, 2)}\n`);
+    writeTextAtomic(join(runDir, 'lm-checkpoint.json'), `${JSON.stringify(out, null, 2)}\n`);
   }
 
   close(): void {

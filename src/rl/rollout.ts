@@ -18,6 +18,7 @@ import { ChangeRefused } from '../workspace/scan.js';
 import type { Model } from '../model/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Actor, Rollout, Turn } from './contract.js';
+import { isStorageFailure } from '../util/storage-failure.js';
 import { errorMessage, InfraError } from '../util/errors.js';
 import { TestRunCache } from './test-cache.js';
 import { ReuseKind, type ResultReuse } from '../grading/reuse.js';
@@ -146,6 +147,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   try {
     ({ change, stopReason, steps, turns, infra, trajectory: harness } = await work(task, actor, ctx));
   } catch (err) {
+    if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
     ctx.keep?.({});
     return infraFailure(task, version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) });
   }
@@ -165,6 +167,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
       ({ value: report, reused: cached } = await VERDICTS.through(ctx.reuse!, key, grade, { keep }));
     } else report = await grade();
   } catch (err) {
+    if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
     return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: errorMessage(err) });
   }
   ctx.keep?.({ trajectory: harness, change, report });

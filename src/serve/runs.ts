@@ -11,6 +11,7 @@ import type { StepMetrics } from '../train/metrics.js';
 import { loadState, type RunState } from '../train/state.js';
 import { isRecord } from '../util/guards.js';
 import { wilson } from '../util/stats.js';
+import { processAlive } from '../util/process.js';
 
 /** running: its process is alive; interrupted: marked running but its process is gone (killed or crashed); stopped: it ended and said why. */
 export type RunStatus = 'running' | 'interrupted' | 'stopped';
@@ -69,21 +70,12 @@ export interface RunSeries {
   heldOut: HeldOutView[];
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return isRecord(err) && err.code === 'EPERM';
-  }
-}
-
 function statusOf(row: RunRow | undefined, state: RunState | null): RunStatus {
   if (!row) return state?.stop ? 'stopped' : 'interrupted';
   if (row.status !== 'running') return 'stopped';
   // A process on another machine cannot be asked: trust the row there.
   if (row.pid === null || (row.host !== null && row.host !== hostname())) return 'running';
-  return alive(row.pid) ? 'running' : 'interrupted';
+  return processAlive(row.pid) ? 'running' : 'interrupted';
 }
 
 function heldOutView(p: RunState['heldOut'][number]): HeldOutView {

@@ -7,7 +7,8 @@
 //   grading.json      the graded run's layout: honeypots and moved files (absent on older tasks)
 //   environment.json  the environment's spec and source hash it was made on
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { writeTextAtomic } from '../util/atomic-json.js';
 import { join } from 'node:path';
 import { validateSpec } from '../env/spec.js';
 import { isRecord, isStringArray } from '../util/guards.js';
@@ -19,17 +20,27 @@ export function taskId(envName: string, strategy: Strategy, bugPatch: string): s
   return `${envName}.${strategy}__${createHash('sha256').update(bugPatch).digest('hex').slice(0, 8)}`;
 }
 
+/** Writes a task directory whole or not at all: its files go to a hidden staging folder that is renamed into place. */
 export function writeTask(root: string, task: Task): string {
   const dir = join(root, task.id);
-  mkdirSync(dir, { recursive: true });
-  const { bugPatch, fixPatch, instruction, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, heldBack, grading, env, ...meta } = task;
-  writeFileSync(join(dir, 'task.json'), JSON.stringify({ ...meta, env: { name: env.name, hash: env.hash } }, null, 2) + '\n');
-  writeFileSync(join(dir, 'instruction.md'), instruction);
-  writeFileSync(join(dir, 'bug.patch'), bugPatch);
-  writeFileSync(join(dir, 'fix.patch'), fixPatch);
-  writeFileSync(join(dir, 'tests.json'), JSON.stringify({ FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, ...(heldBack ? { heldBack } : {}) }, null, 2) + '\n');
-  if (grading) writeGrading(dir, grading);
-  writeFileSync(join(dir, 'environment.json'), JSON.stringify({ ...env.spec, 'x-frognano-source-hash': env.hash }, null, 2) + '\n');
+  const staging = join(root, `.${task.id}.tmp-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    const { bugPatch, fixPatch, instruction, FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, heldBack, grading, env, ...meta } = task;
+    writeFileSync(join(staging, 'task.json'), JSON.stringify({ ...meta, env: { name: env.name, hash: env.hash } }, null, 2) + '\n');
+    writeFileSync(join(staging, 'instruction.md'), instruction);
+    writeFileSync(join(staging, 'bug.patch'), bugPatch);
+    writeFileSync(join(staging, 'fix.patch'), fixPatch);
+    writeFileSync(join(staging, 'tests.json'), JSON.stringify({ FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, ...(heldBack ? { heldBack } : {}) }, null, 2) + '\n');
+    if (grading) writeGrading(staging, grading);
+    writeFileSync(join(staging, 'environment.json'), JSON.stringify({ ...env.spec, 'x-frognano-source-hash': env.hash }, null, 2) + '\n');
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
   return dir;
 }
 
@@ -58,7 +69,7 @@ export function readTask(dir: string): Task {
 
 /** Stores a task's graded layout in its directory (also for older tasks that gain one). */
 export function writeGrading(dir: string, grading: GradingLayout): void {
-  writeFileSync(join(dir, GRADING_FILE), JSON.stringify(grading, null, 1) + '\n');
+  writeTextAtomic(join(dir, GRADING_FILE), JSON.stringify(grading, null, 1) + '\n');
 }
 
 /** Every task directory under root. */
@@ -66,7 +77,7 @@ export function readTasks(root: string): Task[] {
   if (!existsSync(root)) return [];
   if (existsSync(join(root, 'task.json'))) return [readTask(root)];
   return readdirSync(root)
-    .filter((d) => existsSync(join(root, d, 'task.json')))
+    .filter((d) => !d.startsWith('.') && existsSync(join(root, d, 'task.json')))
     .sort()
     .map((d) => readTask(join(root, d)));
 }

@@ -20,6 +20,7 @@ import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
 import { EnvValidator, type CheckChange, type RejectReason } from './validate.js';
 import { handwrittenCandidate, type HandwrittenBug } from './handwritten.js';
+import { isStorageFailure } from '../util/storage-failure.js';
 import { errorMessage } from '../util/errors.js';
 
 export const STRATEGIES: Strategy[] = ['procedural', 'combine', 'llm-modify', 'llm-rewrite', 'handwritten'];
@@ -236,6 +237,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
     try {
       built = await buildEnvironment(env, { dataDir: opts.dataDir, runtime: opts.runtime });
     } catch (err) {
+      if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
       stats.errors.push(`${env.spec.name}: ${errorMessage(err)}`);
       continue;
     }
@@ -321,6 +323,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       // By candidate, not by which validation finished first: combinations are drawn from this list.
       if (task) w.singles[k] = { task, files: c.files, edits: c.edits };
     } catch (err) {
+      if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
       stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
       tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra', errorMessage(err));
     }
@@ -341,6 +344,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       try {
         await validateOne(c, w.validator, w.built, opts, stats);
       } catch (err) {
+        if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
         stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
         tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra', errorMessage(err));
       }

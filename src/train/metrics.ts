@@ -1,6 +1,8 @@
 // What each training step reports (metrics.jsonl, the store, the progress
 // line): the contract's core figures and the curriculum's.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeTextAtomic } from '../util/atomic-json.js';
+import { StateError } from '../util/errors.js';
 import type { QueueFigures } from '../queue/client.js';
 import type { SampleReason } from '../curriculum/pool.js';
 import { isSuccess } from '../curriculum/probe.js';
@@ -86,22 +88,43 @@ export function batchEntry(taskId: string, reason: GroupReason, rs: Group, figur
 }
 
 /**
- * A run killed after a step's metrics line was written but before its state
- * was saved redoes that step on resume: its earlier line goes, so each step
- * is listed once.
+ * A run's JSONL log made consistent with its saved state before a resumed
+ * invocation appends to it: lines of steps after `step` go (a run killed
+ * after a step's line was written but before its state was saved redoes that
+ * step), and a last line cut off mid-write (a kill, a full disk) is dropped.
+ * Any other line that is not a JSON object is refused with its number, since
+ * guessing what it held could lose a step's record. Returns what it repaired.
  */
-export function dropMetricsAfter(path: string, step: number): void {
-  if (!existsSync(path)) return;
-  const lines = readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '');
-  const kept = lines.filter((l) => {
+export function repairRunLog(path: string, step: number): string[] {
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const notes: string[] = [];
+  const kept: string[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let m: unknown;
     try {
-      const m: unknown = JSON.parse(l);
-      return !(isRecord(m) && typeof m.step === 'number' && m.step > step);
+      m = JSON.parse(line);
     } catch {
-      return true;
+      m = undefined;
     }
+    if (!isRecord(m)) {
+      if (i === lines.length - 1 && !text.endsWith('\n')) {
+        notes.push(`${path}: dropped line ${i + 1}, cut off mid-write`);
+        return;
+      }
+      throw new StateError(
+        `${path} line ${i + 1} is not a JSON object: ${JSON.stringify(line.slice(0, 60))}${line.length > 60 ? '...' : ''}`,
+        `remove or correct that line (each line is one step's record), then rerun`,
+      );
+    }
+    if (typeof m.step === 'number' && m.step > step) return;
+    kept.push(line);
   });
-  if (kept.length !== lines.length) writeFileSync(path, kept.map((l) => `${l}\n`).join(''));
+  const dropped = lines.filter((l) => l.trim() !== '').length - kept.length - notes.length;
+  if (dropped > 0) notes.push(`${path}: dropped ${dropped} line${dropped === 1 ? '' : 's'} of steps after the saved step ${step}`);
+  if (notes.length) writeTextAtomic(path, kept.map((l) => `${l}\n`).join(''));
+  return notes;
 }

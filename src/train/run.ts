@@ -20,7 +20,7 @@ import { errorMessage, UserError } from '../util/errors.js';
 import { deriveSeed } from '../util/rng.js';
 import type { TrainConfig } from './config.js';
 import { solveRate, type HeldOutReach, type SolveRate } from './heldout.js';
-import { dropMetricsAfter, type StepMetrics } from './metrics.js';
+import { repairRunLog, type StepMetrics } from './metrics.js';
 import { loadState, saveState, STATE_SCHEMA, type HeldOutPoint, type RunState } from './state.js';
 import { TaskSupply } from './supply.js';
 import { keepAttempt } from './keep.js';
@@ -47,6 +47,8 @@ export interface TrainDeps<D> {
   onEvent?: (e: TrainEvent) => void;
   /** Rollouts and candidate checks run by queue workers (src/queue) instead of in this process; none: in-process. */
   queue?: JobQueue;
+  /** True once the user asked the run to stop (Ctrl-C): no further step starts. */
+  stopAsked?: () => boolean;
   /** Sees the scored groups each update learns from, before it (bench/real-gradients.ts). */
   onGroups?: (step: number, groups: ScoredGroup<D>[]) => void;
 }
@@ -62,7 +64,9 @@ export type TrainEvent =
     }
   | { kind: 'step'; metrics: StepMetrics }
   | ({ kind: 'eval' } & HeldOutPoint)
-  | { kind: 'resume'; step: number; rollouts: number };
+  | { kind: 'resume'; step: number; rollouts: number }
+  /** Something the run repaired or noticed on its own, for the user to know. */
+  | { kind: 'notice'; text: string };
 
 /** Why a rollout ran and in which step (kept with the attempt). */
 export interface AttemptUse {
@@ -132,7 +136,8 @@ export class TrainRun<D> {
     const saved = loadState(deps.runDir);
     this.resumed = saved !== null;
     if (saved) this.restoreLearner(saved);
-    if (saved) for (const log of ['metrics.jsonl', DIFFICULTY_LOG]) dropMetricsAfter(join(deps.runDir, log), saved.step);
+    for (const log of ['metrics.jsonl', DIFFICULTY_LOG])
+      for (const text of repairRunLog(join(deps.runDir, log), saved?.step ?? 0)) this.emit({ kind: 'notice', text });
     this.pool = saved ? TaskPool.fromJSON(saved.pool) : new TaskPool();
     this.controller = saved ? DifficultyController.fromJSON(saved.controller) : new DifficultyController({ target: cfg.target });
     this.used = new Set(saved?.used ?? []);

@@ -30,8 +30,8 @@ export interface HeldOutPoint {
   reachByTask?: Record<string, number>;
 }
 
-/** Why a run stopped: all its steps, its rollout budget, its time limit, or nothing left to train on. */
-export type StopReason = 'steps' | 'budget' | 'time-limit' | 'no-tasks';
+/** Why a run stopped: all its steps, its rollout budget, its time limit, nothing left to train on, or the user (Ctrl-C, SIGTERM). */
+export type StopReason = 'steps' | 'budget' | 'time-limit' | 'no-tasks' | 'interrupted';
 
 export interface RunState {
   schema: typeof STATE_SCHEMA;

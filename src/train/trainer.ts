@@ -33,6 +33,10 @@ export async function train<D>(cfg: TrainConfig, deps: TrainDeps<D>): Promise<Ru
       state.stop = 'time-limit';
       break;
     }
+    if (run.deps.stopAsked?.()) {
+      state.stop = 'interrupted';
+      break;
+    }
     const step = new Step(run, stocker, state.step + 1);
     await step.supplyTasks();
     if (!step.chooseBatch()) break;
@@ -44,7 +48,8 @@ export async function train<D>(cfg: TrainConfig, deps: TrainDeps<D>): Promise<Ru
     step.checkpoint();
   }
   // A run that ended between evaluations (no room for a group, nothing to train on): the final point is still measured.
-  if (state.evalIds.length && state.step > 0 && state.heldOut.at(-1)?.step !== state.step) {
+  // An interrupted run stops as soon as it can: its next invocation measures.
+  if (state.stop !== 'interrupted' && state.evalIds.length && state.step > 0 && state.heldOut.at(-1)?.step !== state.step) {
     run.recordHeldOut(state.step, await run.solveHeldOut(), await run.heldOutReach());
   }
   run.persist();

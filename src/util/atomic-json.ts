@@ -1,7 +1,18 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 
-/** Writes `value` as JSON to a temporary file and renames it into place, so a crash never leaves half a file. */
+/** Writes `text` to a temporary file beside `path` and renames it into place, so a crash or a full disk never leaves half a file. */
+export function writeTextAtomic(path: string, text: string | Uint8Array): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** `value` as JSON, written atomically (writeTextAtomic). */
 export function writeJsonAtomic(path: string, value: unknown, indent?: number): void {
-  writeFileSync(`${path}.tmp`, JSON.stringify(value, null, indent));
-  renameSync(`${path}.tmp`, path);
+  writeTextAtomic(path, JSON.stringify(value, null, indent));
 }

@@ -9,6 +9,17 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A UserError about the machine or the data rather than the command line (a
+ * run in use, a full disk, a damaged file): printed without the usage, exit 1.
+ */
+export class StateError extends UserError {
+  constructor(message: string, hint?: string) {
+    super(message, hint);
+    this.name = 'StateError';
+  }
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

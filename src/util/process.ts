@@ -1,3 +1,4 @@
+import { errnoCode } from './errors.js';
 // Runs one process with a wall-clock timeout that kills its whole process
 // group and an output cap that kills it once exceeded. It is started by the
 // process helper (spawner.ts) where there is one. Its output goes to
@@ -182,4 +183,14 @@ function spawnHere(req: ProcessRequest, outFd: number, errFd: number, events: He
   child.on('error', (err) => events.failed(err.message));
   child.on('close', (code, signal) => events.closed(code, signal));
   return true;
+}
+
+/** Whether a process of this host runs under `pid` (one we may not signal still runs). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errnoCode(err) === 'EPERM';
+  }
 }

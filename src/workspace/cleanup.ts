@@ -4,7 +4,8 @@
 import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoCode } from '../util/errors.js';
+import { installSignalExit } from '../util/signals.js';
+import { processAlive } from '../util/process.js';
 
 const live = new Set<string>();
 let installed = false;
@@ -39,13 +40,8 @@ function install(): void {
   if (installed) return;
   installed = true;
   process.on('exit', removeAll);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      removeAll();
-      // Leave with the conventional status for the signal.
-      process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const)[signal]);
-    });
-  }
+  // A stop signal ends the process through process.exit, which runs removeAll (unless a command intercepts it to finish first).
+  installSignalExit();
 }
 
 export function track(dir: string): void {
@@ -81,14 +77,6 @@ export async function removalsSettled(): Promise<void> {
   while (removing.size) await Promise.all([...removing]);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errnoCode(err) === 'EPERM';
-  }
-}
 
 /** Removes workspaces left by processes that no longer run. Returns how many. */
 export function sweepOrphans(base: string): number {
@@ -101,7 +89,7 @@ export function sweepOrphans(base: string): number {
   }
   for (const name of names) {
     const m = /^ws-(\d+)-/.exec(name);
-    if (!m || alive(Number(m[1]))) continue;
+    if (!m || processAlive(Number(m[1]))) continue;
     rmSync(join(base, name), { recursive: true, force: true });
     removed++;
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { heldOutLines, progressLine, RunClock, stopLine } from '../../src/cli/train-report.js';
+import { heldOutLines, poolWords, PROGRESS_WIDTH, progressLine, stopLine } from '../../src/cli/train-report.js';
+import { RunClock } from '../../src/cli/run-clock.js';
 import { TRAIN_DEFAULTS, type TrainConfig } from '../../src/train/config.js';
 import type { HeldOutPoint, RunState } from '../../src/train/state.js';
 import { runState } from '../helpers/run-state.js';
@@ -47,24 +48,94 @@ describe('train: what the summary says', () => {
     assert.match(none[1]!, /no training step finished/);
   });
 
-  it('shows elapsed time and an estimate to the end on the progress line', () => {
+  it('says how far past the time limit the run went, and that an interrupted run keeps every finished step', () => {
+    assert.match(
+      stopLine(run({ stop: 'time-limit' }), CFG, 14.9 * 60_000),
+      /it ran 3\.9 min past the limit, finishing the step in flight and its evaluation \(no step starts after it\)/,
+    );
+    assert.doesNotMatch(stopLine(run({ stop: 'time-limit' }), CFG, 10 * 60_000), /past the limit/);
+    assert.match(
+      stopLine(run({ stop: 'interrupted' }), CFG),
+      /stopped on request \(Ctrl-C or SIGTERM\) after 7 steps of 20.*every finished step is saved; run the same command again/,
+    );
+  });
+
+  it('prints the pool in words with counts', () => {
+    assert.equal(poolWords({ probing: 1, active: 8, retired: 3, rejected: 0 }), '12 tasks: 1 probing, 8 active, 3 retired');
+    assert.equal(poolWords({ probing: 0, active: 0 }), '0 tasks');
+  });
+
+  it('keeps the progress line within 100 columns, the step and its phase first', () => {
     let now = 0;
     const clock = new RunClock(CFG, 60_000, 10, 1, () => now);
-    now = 60_000; // a minute into this invocation, 3 rollouts done: the 11-minute limit is nearer than the budget
-    const line = progressLine(
+    const short = progressLine(
       { kind: 'phase', step: 2, phase: 'rollouts', done: 3, total: 16 },
       CFG,
       { reward: '0.25', held: '8.3% (1/12)', rollouts: 13 },
       clock,
     );
-    assert.equal(line, 'step 2/20 | 2.0 min, about 10.0 min left | rollouts 13/300 | reward 0.25 | held-out 8.3% (1/12) | rollouts 3/16');
-    clock.stepDone(); // one step in two minutes, 18 left: the limit (9 min, plus the step in flight) still comes first
-    now = 120_000;
-    assert.match(
-      progressLine({ kind: 'phase', step: 3, phase: 'synthesizing' }, CFG, { reward: '0.25', held: '-', rollouts: 30 }, clock),
-      /3\.0 min, about 11\.0 min left/,
+    assert.equal(short, 'step 2/20: rollouts 3/16 | 1.0 min | 13/300 rollouts | reward 0.25 | held-out 8.3% (1/12)');
+    now = 3_000_000;
+    const wide = progressLine(
+      { kind: 'phase', step: 123, phase: 'held-out tasks: synthesizing for semver-ranges-and-more', done: 120, total: 240 },
+      { ...CFG, steps: 1000, budget: 100000 },
+      { reward: '0.25', held: '100.0% (1200/1200)', rollouts: 12345 },
+      clock,
     );
-    const noEstimate = new RunClock({ ...CFG, timeLimitMin: 0 }, 0, 0);
-    assert.doesNotMatch(progressLine({ kind: 'phase', step: 1, phase: 'synthesizing' }, CFG, { reward: '-', held: '-', rollouts: 0 }, noEstimate), /left/);
+    assert.ok(wide.length <= PROGRESS_WIDTH, `${wide.length} columns: ${wide}`);
+    assert.match(
+      wide,
+      /^step 123\/1000: held-out tasks: s\.\.\. 120\/240 \| 51\.0 min \| 12345\/100000 rollouts \| reward 0\.25$/,
+      'a field that does not fit is left out whole',
+    );
+  });
+});
+
+describe('train: the estimate to the end', () => {
+  const cfg: TrainConfig = { ...CFG, steps: 4, budget: 1000, timeLimitMin: 0, evalEvery: 2, evalTasks: 8 };
+  const MIN = 60_000;
+
+  it('counts the steps left, the step in flight and the evaluations still to run, and counts down in between', () => {
+    let now = 0;
+    const clock = new RunClock(cfg, 0, 0, 0, () => now);
+    clock.phase(0, 'held-out evaluation');
+    assert.equal(clock.leftMs(), null, 'nothing to go on before a step has finished');
+    now = 2 * MIN;
+    clock.evalDone(); // the untrained policy's evaluation took 2 minutes
+    clock.phase(1, 'rollouts');
+    now = 3 * MIN;
+    clock.stepDone({ rolloutsUsed: 10, evalMs: 0, evaluated: false });
+    // 3 steps of a minute, and evaluations after steps 2 and 4 of 2 minutes each
+    assert.equal(clock.leftMs(), 7 * MIN);
+    now = 4 * MIN;
+    assert.equal(clock.leftMs(), 6 * MIN);
+    clock.phase(2, 'rollouts');
+    now = 7 * MIN;
+    clock.stepDone({ rolloutsUsed: 20, evalMs: 2 * MIN, evaluated: true });
+    // step 2 took 3 minutes, 2 of them evaluating: 2 steps left (2 min) and the evaluation after step 4 (2 min)
+    assert.equal(clock.leftMs(), 4 * MIN);
+  });
+
+  it('moves by no more than the step it learned from', () => {
+    let now = 0;
+    const clock = new RunClock({ ...cfg, steps: 20, evalTasks: 0 }, 0, 0, 0, () => now);
+    clock.phase(1, 'rollouts');
+    now = 10 * MIN;
+    clock.stepDone({ rolloutsUsed: 10, evalMs: 0, evaluated: false });
+    assert.equal(clock.leftMs(), 190 * MIN);
+    clock.phase(2, 'rollouts');
+    now = 10 * MIN + 6000; // a step of 6 seconds: the pace halves, but the estimate moves by 6 seconds only
+    clock.stepDone({ rolloutsUsed: 20, evalMs: 0, evaluated: false });
+    assert.equal(clock.leftMs(), 190 * MIN - 6000 - 6000);
+  });
+
+  it('lets a step start only before the time limit', () => {
+    let now = 0;
+    const clock = new RunClock({ ...cfg, steps: 100, timeLimitMin: 10, evalTasks: 0 }, 0, 0, 0, () => now);
+    clock.phase(1, 'rollouts');
+    now = 3 * MIN;
+    clock.stepDone({ rolloutsUsed: 10, evalMs: 0, evaluated: false });
+    // 7 minutes of room: steps start at 3, 6 and 9 minutes, the last ends at 12
+    assert.equal(clock.leftMs(), 9 * MIN);
   });
 });

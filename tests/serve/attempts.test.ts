@@ -1,21 +1,18 @@
 // Attempts kept in the store: rows and gzipped artifacts, the disk budget
 // (oldest files go, rows stay), and `frognano gc` pruning runs and files.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { main } from '../../src/cli/main.js';
 import { artifactBytes, AttemptLog } from '../../src/store/attempts.js';
 import { TaskQueries } from '../../src/serve/tasks.js';
 import { Store } from '../../src/store/store.js';
+import { acquireLock } from '../../src/util/lock.js';
+import { runCli } from '../helpers/cli.js';
 import { addRun, artifact, attemptRow, fixtureStore } from '../helpers/serve-store.js';
 
-async function gc(dir: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(['gc', '--data-dir', dir, ...args], { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const gc = (dir: string, args: string[], answer?: string) => runCli(['gc', '--data-dir', dir, ...args], answer === undefined ? {} : { answer });
 
 describe('attempts in the store', () => {
   it('keeps each attempt as a row and a gzipped artifact that reads back whole', async () => {
@@ -56,9 +53,9 @@ describe('frognano gc', () => {
     f.log.runProgress('old', { step: 2, rollouts: 6 }, 'steps');
     f.log.runProgress('new', { step: 2, rollouts: 6 }, 'steps');
     f.store.close();
-    const res = await gc(f.dir, '--keep-runs', '1', '--dry-run');
+    const res = await gc(f.dir, ['--keep-runs', '1', '--dry-run']);
     assert.equal(res.code, 0, res.err);
-    assert.match(res.out, /old\s+stopped\s+3\s+3\s+[\d.]+ MiB\s+[\d.]+ KiB\s+would remove/);
+    assert.match(res.out, /old\s+stopped\s+3\s+3\s+[\d.]+ MiB\s+[\d.]+ KiB\s+would prune \(checkpoint kept\)/);
     assert.match(res.out, /new\s+stopped\s+2\s+2/);
     const store = new Store(f.dir);
     assert.deepEqual(store.db.prepare('SELECT COUNT(*) AS n FROM attempts').get(), { n: 5 });
@@ -74,11 +71,11 @@ describe('frognano gc', () => {
     f.log.runProgress('third', { step: 2, rollouts: 6 }, 'steps');
     // 'second' stays marked running by this (live) process.
     f.store.close();
-    const named = await gc(f.dir, '--run', 'first');
+    const named = await gc(f.dir, ['--run', 'first', '--yes']);
     assert.equal(named.code, 0, named.err);
     assert.equal(existsSync(join(f.dir, 'attempts', 'first')), false);
-    const rest = await gc(f.dir, '--keep-runs', '0');
-    assert.match(rest.err, /run second is training now: kept/);
+    const rest = await gc(f.dir, ['--keep-runs', '0', '--yes']);
+    assert.match(rest.err, /run second is in use \(training now\): kept/);
     const store = new Store(f.dir);
     const runs = store.db.prepare<[], { run: string }>('SELECT DISTINCT run FROM attempts ORDER BY run').all();
     assert.deepEqual(
@@ -86,18 +83,70 @@ describe('frognano gc', () => {
       ['second'],
     );
     store.close();
-    assert.match((await gc(f.dir, '--run', 'nope')).err, /no run named nope/);
+    assert.match((await gc(f.dir, ['--run', 'nope'])).err, /no run named nope/);
   });
 
   it('prunes trajectory files to --keep-mb, keeping outcomes', async () => {
     const f = await fixtureStore();
     addRun(f, 'a', 4);
     f.store.close();
-    const res = await gc(f.dir, '--keep-mb', '0');
+    const res = await gc(f.dir, ['--keep-mb', '0']);
     assert.equal(res.code, 0, res.err);
     assert.match(res.out, /trajectory files left 0\.0 MiB/);
     const store = new Store(f.dir);
     assert.deepEqual(store.db.prepare('SELECT COUNT(*) AS n, COUNT(artifact) AS files FROM attempts').get(), { n: 4, files: 0 });
     store.close();
+  });
+
+  it('asks before removing a run, refuses without a terminal unless --yes, and removes nothing on no', async () => {
+    const f = await fixtureStore();
+    addRun(f, 'only', 2);
+    f.log.runProgress('only', { step: 2, rollouts: 6 }, 'steps');
+    f.store.close();
+    const piped = await gc(f.dir, ['--keep-runs', '0']);
+    assert.equal(piped.code, 2);
+    assert.match(piped.err, /gc would remove runs: only \(all but its checkpoint\)\n {2}fix: pass --yes/);
+    const no = await gc(f.dir, ['--run', 'only'], 'n');
+    assert.equal(no.code, 1);
+    assert.match(no.asked[0]!, /remove this run: only \(whole\)\? \[y\/N\]/);
+    assert.match(no.out, /only\s+stopped\s+2\s+2\s+[\d.]+ MiB\s+[\d.]+ KiB\s+remove/, 'the table shows what would go before the question');
+    assert.equal(existsSync(join(f.dir, 'attempts', 'only')), true, 'nothing removed on no');
+    const yes = await gc(f.dir, ['--run', 'only'], 'y');
+    assert.equal(yes.code, 0, yes.err);
+    assert.match(yes.out, /runs: only removed/);
+    assert.equal(existsSync(join(f.dir, 'attempts', 'only')), false);
+  });
+
+  it('prunes runs past --keep-runs to their checkpoint, state and metrics', async () => {
+    const f = await fixtureStore();
+    addRun(f, 'old', 2);
+    f.log.runProgress('old', { step: 2, rollouts: 6 }, 'steps');
+    f.store.close();
+    const runDir = join(f.dir, 'runs', 'old');
+    mkdirSync(join(runDir, 'tasks', 't1'), { recursive: true });
+    for (const name of ['policy.json', 'metrics.jsonl', 'difficulty.jsonl']) writeFileSync(join(runDir, name), '{}\n');
+    const res = await gc(f.dir, ['--keep-runs', '0', '--yes']);
+    assert.equal(res.code, 0, res.err);
+    assert.match(res.out, /runs: old pruned/);
+    assert.deepEqual(readdirSync(runDir).sort(), ['difficulty.jsonl', 'metrics.jsonl', 'policy.json']);
+    assert.equal(existsSync(join(f.dir, 'attempts', 'old')), false);
+  });
+
+  it('refuses to remove a run whose lock a live process holds, naming it', async () => {
+    const f = await fixtureStore();
+    addRun(f, 'busy', 1);
+    f.log.runProgress('busy', { step: 1, rollouts: 3 }, 'steps');
+    f.store.close();
+    const runDir = join(f.dir, 'runs', 'busy');
+    mkdirSync(runDir, { recursive: true });
+    const lock = acquireLock(runDir, 'run "busy"', 'frognano train --run busy');
+    try {
+      const res = await gc(f.dir, ['--run', 'busy', '--yes']);
+      assert.equal(res.code, 1);
+      assert.match(res.err, new RegExp(`run "busy" is in use by "frognano train --run busy" \\(pid ${process.pid} on ${hostname()}, since `));
+      assert.equal(existsSync(join(f.dir, 'attempts', 'busy')), true);
+    } finally {
+      lock.release();
+    }
   });
 });
