@@ -342,6 +342,8 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       ctx.out(`tampering verdicts: ${rate(summary.tampering, state.rolloutsUsed)} of rollouts (a change that forged or dodged the tests; scored 0)`);
       ctx.out(`checkpoint: ${summary.checkpoint}\nmetrics: ${summary.metrics}`);
     }
+    // The run is over: another invocation may take it while the dashboard stays up.
+    lock.release();
     if (dash) {
       // The run is over; its pages stay up until the user is done with them.
       ctx.err('training finished; the dashboard stays up: press Ctrl-C to stop');

@@ -42,7 +42,6 @@ export function describeHolder(h: LockHolder): string {
   return `"${h.command}" (pid ${h.pid} on ${h.host}, since ${h.since})`;
 }
 
-
 /** The lock's holder, or null when the folder is not locked (or the lock file cannot be read as one). */
 export function lockHolder(dir: string): LockHolder | null {
   let raw: unknown;

@@ -9,7 +9,9 @@ export class Progress {
   update(message: string): void {
     if (this.quiet) return;
     if (this.tty) {
-      const text = message.length > 120 ? `${message.slice(0, 117)}...` : message;
+      // One line of the terminal: a wrapped line would not be rewritten in place.
+      const width = Math.min(120, (process.stderr.columns || 120) - 1);
+      const text = message.length > width ? `${message.slice(0, width - 3)}...` : message;
       process.stderr.write(`\r${text.padEnd(this.width)}`);
       this.width = text.length;
     } else {

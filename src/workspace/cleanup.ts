@@ -77,7 +77,6 @@ export async function removalsSettled(): Promise<void> {
   while (removing.size) await Promise.all([...removing]);
 }
 
-
 /** Removes workspaces left by processes that no longer run. Returns how many. */
 export function sweepOrphans(base: string): number {
   let removed = 0;
