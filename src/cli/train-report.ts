@@ -25,7 +25,7 @@ export interface Shown {
 
 /** The progress line's widest form, in columns (a 100-column terminal shows it whole). */
 export const PROGRESS_WIDTH = 100;
-const PHASE_WIDTH = 28;
+const PHASE_WIDTH = 20;
 
 /** The live line: the step and what it is doing first (never the part cut), then time, budget and figures. */
 export function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: TrainConfig, shown: Shown, clock: RunClock): string {
@@ -37,8 +37,8 @@ export function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: Tra
     `step ${e.step}/${cfg.steps}: ${phase}`,
     time,
     `${shown.rollouts}/${cfg.budget} rollouts`,
-    `reward ${shown.reward}`,
     `held-out ${shown.held}`,
+    `reward ${shown.reward}`,
   ];
   // Fields that do not fit go whole, from the end: a figure is never cut in half.
   while (fields.length > 1 && fields.join(' | ').length > PROGRESS_WIDTH) fields.pop();

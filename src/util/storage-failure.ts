@@ -39,15 +39,16 @@ export function storageFailure(err: unknown, dataDir: string, store: string): St
   let code = errnoCode(err);
   if (code === undefined) return null;
   // A file that could not be opened or made (ENOENT after a failed mkdir, SQLite's CANTOPEN) often hides the disk's own refusal: ask the disk.
-  if (!isStorageFailure(err) && !DENIED.has(code)) {
+  // SQLite says read-only for a folder it may not write too: the probe tells a read-only disk from a missing permission.
+  if ((!isStorageFailure(err) && !DENIED.has(code)) || code.startsWith('SQLITE_READONLY')) {
     const refusal = probeWrite(dataDir);
-    if (refusal === undefined) return IO.has(code) ? ioFailure(code, pathOf(err) ?? store) : null;
+    if (refusal === undefined) return code.startsWith('SQLITE_READONLY') ? readOnly(store, code) : IO.has(code) ? ioFailure(code, pathOf(err) ?? store) : null;
     code = refusal;
     err = undefined;
   }
   const path = pathOf(err) ?? (code.startsWith('SQLITE_') ? store : dataDir);
   const elsewhere = `pass --data-dir (or set FROGNANO_HOME) to a folder on a writable disk`;
-  if (READ_ONLY.has(code)) return new StateError(`cannot write ${path}: the file system is read-only (${code})`, elsewhere);
+  if (READ_ONLY.has(code)) return readOnly(path, code);
   if (FULL.has(code))
     return new StateError(
       `cannot write ${path}: the disk is full (${code})`,
@@ -62,6 +63,13 @@ export function storageFailure(err: unknown, dataDir: string, store: string): St
     );
   if (IO.has(code) || code.startsWith('SQLITE_IOERR')) return ioFailure(code, path);
   return null;
+}
+
+function readOnly(path: string, code: string): StateError {
+  return new StateError(
+    `cannot write ${path}: the file system is read-only (${code})`,
+    'pass --data-dir (or set FROGNANO_HOME) to a folder on a writable disk',
+  );
 }
 
 function ioFailure(code: string, path: string): StateError {

@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadState } from '../../src/train/state.js';
-import { LOCK_FILE } from '../../src/util/lock.js';
+import { acquireLock, LOCK_FILE } from '../../src/util/lock.js';
 import { runCli } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
@@ -127,5 +127,17 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
     assert.equal(cut.code, 0, cut.err);
     assert.match(cut.err, /metrics\.jsonl: dropped line 3, cut off mid-write/);
     assert.deepEqual(stepsIn('metrics.jsonl'), [1, 2]);
+  });
+
+  it('refuses an evidence run on an output folder another process is filling', async () => {
+    const out = tempDir('fn-evidence-out-');
+    const lock = acquireLock(out, `evidence output ${out}`, 'frognano evidence run --protocol reduced');
+    try {
+      const res = await runCli(['evidence', 'run', '--protocol', 'reduced', '--data-dir', data, '--out', out]);
+      assert.equal(res.code, 1);
+      assert.match(res.err, new RegExp(`evidence output ${out} is in use by "frognano evidence run --protocol reduced" \\(pid ${process.pid} on `));
+    } finally {
+      lock.release();
+    }
   });
 });

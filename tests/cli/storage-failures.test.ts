@@ -4,7 +4,7 @@
 // tmpfs without privileges; the command runs from the sources through tsx.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,26 @@ describe('a data directory that cannot be written', { skip: bwrapMissing }, () =
     const debug = cli(['--size', String(size), '--tmpfs', mount], ['env', 'check', 'durations', '--data-dir', mount, '--debug'], copy);
     assert.equal(debug.status, 1);
     assert.match(debug.stderr, /^\s+at /m, 'the stack, on request');
+  });
+
+  it('no permission: a folder the user cannot write is named, with the fix', (t) => {
+    // As root every folder is writable: the command then runs as nobody, for whom the data directory is read-only by its mode.
+    const root = process.getuid?.() === 0;
+    const drop = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'];
+    if (root && spawnSync('setpriv', ['--version']).status !== 0) return t.skip('running as root without setpriv to drop privileges');
+    if (root && spawnSync(drop[0]!, [...drop.slice(1), 'test', '-r', join(ROOT, 'package.json')]).status !== 0)
+      return t.skip(`nobody cannot read the checkout at ${ROOT}`);
+    const locked = tempDir('fn-denied-');
+    cpSync(data, locked, { recursive: true });
+    chmodSync(locked, 0o555);
+    const asUser = root ? [...drop, 'env', `HOME=${tempDir('fn-home-')}`] : [];
+    try {
+      const [cmd, ...rest] = [...asUser, process.execPath, '--import', 'tsx', ENTRY, 'train', '--budget', '20', '--data-dir', locked];
+      const res = spawnSync(cmd!, rest, { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+      assertOneLine(res, new RegExp(`cannot write ${locked}: permission denied \\(EACCES\\)`), /fix: give your user write access to .*, or pass --data-dir/);
+    } finally {
+      chmodSync(locked, 0o755);
+    }
   });
 
   it('a damaged store: names the file and how to set it aside', async () => {

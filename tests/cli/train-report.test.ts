@@ -74,7 +74,7 @@ describe('train: what the summary says', () => {
       { reward: '0.25', held: '8.3% (1/12)', rollouts: 13 },
       clock,
     );
-    assert.equal(short, 'step 2/20: rollouts 3/16 | 1.0 min | 13/300 rollouts | reward 0.25 | held-out 8.3% (1/12)');
+    assert.equal(short, 'step 2/20: rollouts 3/16 | 1.0 min | 13/300 rollouts | held-out 8.3% (1/12) | reward 0.25');
     now = 3_000_000;
     const wide = progressLine(
       { kind: 'phase', step: 123, phase: 'held-out tasks: synthesizing for semver-ranges-and-more', done: 120, total: 240 },
@@ -83,9 +83,17 @@ describe('train: what the summary says', () => {
       clock,
     );
     assert.ok(wide.length <= PROGRESS_WIDTH, `${wide.length} columns: ${wide}`);
+    // The default run's widest line in practice keeps its figures (the reward goes first: each step's own line prints it).
+    const usual = progressLine(
+      { kind: 'phase', step: 12, phase: 'probing semver-ranges.procedural__4f2a9c1e', done: 12, total: 16 },
+      CFG,
+      { reward: '0.42', held: '25.0% (3/12)', rollouts: 123 },
+      clock,
+    );
+    assert.match(usual, /^step 12\/20: probing sem\.\.\. 12\/16 \| 51\.0 min \| 123\/300 rollouts \| held-out 25\.0% \(3\/12\)( \| reward 0\.42)?$/);
     assert.match(
       wide,
-      /^step 123\/1000: held-out tasks: s\.\.\. 120\/240 \| 51\.0 min \| 12345\/100000 rollouts \| reward 0\.25$/,
+      /^step 123\/1000: held-out \.\.\. 120\/240 \| 51\.0 min \| 12345\/100000 rollouts \| held-out 100\.0% \(1200\/1200\)$/,
       'a field that does not fit is left out whole',
     );
   });

@@ -14,6 +14,15 @@ import { addRun, artifact, attemptRow, fixtureStore } from '../helpers/serve-sto
 
 const gc = (dir: string, args: string[], answer?: string) => runCli(['gc', '--data-dir', dir, ...args], answer === undefined ? {} : { answer });
 
+/** A store holding one finished run of `attempts` attempts, closed for the command to open it. */
+async function finishedRun(name: string, attempts: number) {
+  const f = await fixtureStore();
+  addRun(f, name, attempts);
+  f.log.runProgress(name, { step: 2, rollouts: 3 * attempts }, 'steps');
+  f.store.close();
+  return f;
+}
+
 describe('attempts in the store', () => {
   it('keeps each attempt as a row and a gzipped artifact that reads back whole', async () => {
     const f = await fixtureStore();
@@ -99,10 +108,7 @@ describe('frognano gc', () => {
   });
 
   it('asks before removing a run, refuses without a terminal unless --yes, and removes nothing on no', async () => {
-    const f = await fixtureStore();
-    addRun(f, 'only', 2);
-    f.log.runProgress('only', { step: 2, rollouts: 6 }, 'steps');
-    f.store.close();
+    const f = await finishedRun('only', 2);
     const piped = await gc(f.dir, ['--keep-runs', '0']);
     assert.equal(piped.code, 2);
     assert.match(piped.err, /gc would remove runs: only \(all but its checkpoint\)\n {2}fix: pass --yes/);
@@ -118,10 +124,7 @@ describe('frognano gc', () => {
   });
 
   it('prunes runs past --keep-runs to their checkpoint, state and metrics', async () => {
-    const f = await fixtureStore();
-    addRun(f, 'old', 2);
-    f.log.runProgress('old', { step: 2, rollouts: 6 }, 'steps');
-    f.store.close();
+    const f = await finishedRun('old', 2);
     const runDir = join(f.dir, 'runs', 'old');
     mkdirSync(join(runDir, 'tasks', 't1'), { recursive: true });
     for (const name of ['policy.json', 'metrics.jsonl', 'difficulty.jsonl']) writeFileSync(join(runDir, name), '{}\n');
@@ -133,10 +136,7 @@ describe('frognano gc', () => {
   });
 
   it('refuses to remove a run whose lock a live process holds, naming it', async () => {
-    const f = await fixtureStore();
-    addRun(f, 'busy', 1);
-    f.log.runProgress('busy', { step: 1, rollouts: 3 }, 'steps');
-    f.store.close();
+    const f = await finishedRun('busy', 1);
     const runDir = join(f.dir, 'runs', 'busy');
     mkdirSync(runDir, { recursive: true });
     const lock = acquireLock(runDir, 'run "busy"', 'frognano train --run busy');
