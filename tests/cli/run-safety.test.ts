@@ -64,6 +64,10 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
       new RegExp(`run "safe" is in use by "frognano train --data-dir \\S+ --run safe .*" \\(pid ${first.child.pid} on ${hostname()}, since [\\d-]+ [\\d:]+\\)`),
     );
     assert.doesNotMatch(second.err, /^\s+at /m, 'no stack trace');
+    // Read-only commands never wait on a run's lock.
+    const listed = await runCli(['gc', '--data-dir', data, '--dry-run']);
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, /^safe\s+running\s/m);
     first.child.kill('SIGINT');
     await first.waitFor(
       'stderr',
