@@ -25,22 +25,20 @@ export interface Shown {
 
 /** The progress line's widest form, in columns (a 100-column terminal shows it whole). */
 export const PROGRESS_WIDTH = 100;
-const PHASE_WIDTH = 20;
+/** The phase is shortened to make room for the figures, but never below this. */
+const PHASE_MIN = 20;
 
-/** The live line: the step and what it is doing first (never the part cut), then time, budget and figures. */
+/** The live line: the step and what it is doing first (never dropped), then time, budget and figures. */
 export function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: TrainConfig, shown: Shown, clock: RunClock): string {
   const count = e.total ? ` ${e.done}/${e.total}` : '';
-  const phase = e.phase.length + count.length > PHASE_WIDTH ? `${e.phase.slice(0, PHASE_WIDTH - count.length - 3)}...${count}` : `${e.phase}${count}`;
   const left = clock.leftMs();
   const time = `${minutes(clock.elapsedMs())}${left === null ? '' : left < 1000 ? ', finishing' : `, ~${(left / 60_000).toFixed(1)} left`}`;
-  const fields = [
-    `step ${e.step}/${cfg.steps}: ${phase}`,
-    time,
-    `${shown.rollouts}/${cfg.budget} rollouts`,
-    `held-out ${shown.held}`,
-    `reward ${shown.reward}`,
-  ];
-  // Fields that do not fit go whole, from the end: a figure is never cut in half.
+  const figures = [time, `${shown.rollouts}/${cfg.budget} rollouts`, `held-out ${shown.held}`, `reward ${shown.reward}`];
+  const head = `step ${e.step}/${cfg.steps}: `;
+  const room = Math.max(PHASE_MIN, PROGRESS_WIDTH - head.length - figures.reduce((n, f) => n + f.length + 3, 0));
+  const phase = e.phase.length + count.length > room ? `${e.phase.slice(0, room - count.length - 3)}...${count}` : `${e.phase}${count}`;
+  const fields = [`${head}${phase}`, ...figures];
+  // Figures that still do not fit go whole, from the end: none is ever cut in half.
   while (fields.length > 1 && fields.join(' | ').length > PROGRESS_WIDTH) fields.pop();
   return fields.join(' | ');
 }
