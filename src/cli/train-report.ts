@@ -5,7 +5,7 @@
 import { MAX_ATTEMPTS } from '../policy/agent.js';
 import type { TrainConfig } from '../train/config.js';
 import type { HeldOutPoint, RunState } from '../train/state.js';
-import type { TrainEvent } from '../train/trainer.js';
+import type { StepMetrics, TrainEvent } from '../train/trainer.js';
 import type { RunClock } from './run-clock.js';
 import { pairedGain, percent as pct, rate, wilson } from '../util/stats.js';
 
@@ -41,6 +41,21 @@ export function progressLine(e: Extract<TrainEvent, { kind: 'phase' }>, cfg: Tra
   // Figures that still do not fit go whole, from the end: none is ever cut in half.
   while (fields.length > 1 && fields.join(' | ').length > PROGRESS_WIDTH) fields.pop();
   return fields.join(' | ');
+}
+
+/** A finished step's line: its reward and groups, what went wrong, the pool in words, and the run's rollouts and minutes. */
+export function stepLine(m: StepMetrics, elapsedMs: number): string {
+  // An evaluated step's reach was printed with its solve rate just before.
+  const reach = m.heldOutReach === undefined || m.heldOutSolveRate !== undefined ? '' : `, held-out reach ${(100 * m.heldOutReach).toFixed(1)}%`;
+  const lm = m.learner;
+  const tokens =
+    lm?.sampledTokens !== undefined
+      ? `, ${lm.tokens} tokens (${lm.sampledTokens} sampled, ${lm.meanResponseTokens!.toFixed(0)} per rollout), truncated ${rate(lm.truncated!, lm.rollouts!)}`
+      : '';
+  const held = m.heldChecks ? ` (+${m.heldChecks} replay check${m.heldChecks > 1 ? 's' : ''} held)` : '';
+  const tampering = m.tampering ? `, tampering ${m.tampering}` : '';
+  const infra = m.infraFailures ? `, infrastructure failures ${m.infraFailures} (not trained on: ${(m.infraReasons ?? []).join('; ')})` : '';
+  return `step ${m.step}: reward ${m.meanReward.toFixed(2)}${reach}, non-degenerate groups ${m.nonDegenerate}/${m.groups}${held}${tampering}${infra}${tokens}, pool ${poolWords(m.poolCounts)}, ${m.rollouts} rollouts, ${minutes(elapsedMs)}`;
 }
 
 /** A pool's tasks by state, in words: "12 tasks: 8 active, 3 retired, 1 probing". */
