@@ -1,17 +1,17 @@
 // `frognano gc`: what the store keeps of runs and their attempts, and pruning:
 // whole runs (by name, or all but the most recent), or the oldest trajectory
 // files down to a disk budget (their outcomes stay).
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RunQueries } from '../serve/runs.js';
 import { artifactBytes, DEFAULT_ATTEMPT_BUDGET_MB, forgetRun, pruneToBudget } from '../store/attempts.js';
 import { Store } from '../store/store.js';
 import { UserError } from '../util/errors.js';
-import { describeHolder, liveHolder, LockHeldError } from '../util/lock.js';
+import { acquireLock, describeHolder, type HeldLock, liveHolder, LockHeldError } from '../util/lock.js';
 import { dataDir } from '../util/paths.js';
 import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
-import { intFlag, numberFlag, stringFlag } from './flags.js';
+import { commandLine, intFlag, numberFlag, stringFlag } from './flags.js';
 
 export const GC_HELP = `Usage: frognano gc [--run LIST] [--keep-runs N] [--keep-mb M] [--dry-run] [--yes]
 
@@ -20,8 +20,8 @@ rollout), then prunes:
   --run LIST       remove these runs whole: their attempts, trajectories, metrics and
                    their directory under runs/ (state, checkpoint, task bank)
   --keep-runs N    prune every run but the N most recently updated: their attempts,
-                   trajectories and task banks go; their checkpoint, state and metrics
-                   stay (name a run with --run to remove it whole)
+                   trajectories and task banks go; their checkpoint, state, metrics and
+                   reports stay (name a run with --run to remove it whole)
   --keep-mb M      delete the oldest trajectory files until at most M MiB remain
                    (default ${DEFAULT_ATTEMPT_BUDGET_MB}, the budget train keeps by default); their
                    outcomes and verdicts stay
@@ -31,8 +31,8 @@ Removing or pruning a run shows what goes and asks first. A run in use (its
 lock held by a live train or evidence run) is never removed.`;
 
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
-/** What a run's folder keeps when it is pruned rather than removed: the checkpoint and what says how it was trained. */
-const KEPT_WHEN_PRUNED = new Set(['policy.json', 'lm-checkpoint.json', 'state.json', 'metrics.jsonl', 'difficulty.jsonl']);
+/** What a pruned run's folder loses (its task bank); the checkpoint, state, metrics and the user's own reports and exports stay. */
+const PRUNED = ['tasks'];
 
 type Action = 'remove' | 'prune';
 
@@ -89,12 +89,26 @@ export async function gcCommand(ctx: CliContext): Promise<number> {
     }
     let freed = 0;
     for (const [name, action] of plan) {
-      freed += bytes.get(name) ?? 0;
-      if (dry) continue;
-      forgetRun(store, dir, name);
+      if (dry) {
+        freed += bytes.get(name) ?? 0;
+        continue;
+      }
       const runDir = join(runsDir, name);
+      // Held while removing: a train started since the check above (or while we asked) is not cut from under.
+      let lock: HeldLock | undefined;
+      try {
+        if (existsSync(runDir)) lock = acquireLock(runDir, `run "${name}"`, commandLine(ctx), ctx.err);
+      } catch (err) {
+        if (!(err instanceof LockHeldError) || named.includes(name)) throw err;
+        ctx.err(`${err.message}: kept`);
+        plan.delete(name);
+        continue;
+      }
+      freed += bytes.get(name) ?? 0;
+      forgetRun(store, dir, name);
       if (action === 'remove') rmSync(runDir, { recursive: true, force: true });
-      else if (existsSync(runDir)) for (const e of readdirSync(runDir)) if (!KEPT_WHEN_PRUNED.has(e)) rmSync(join(runDir, e), { recursive: true, force: true });
+      else for (const e of PRUNED) rmSync(join(runDir, e), { recursive: true, force: true });
+      lock?.release();
     }
     const budget = numberFlag(f['keep-mb'], '--keep-mb', DEFAULT_ATTEMPT_BUDGET_MB) * 1024 * 1024;
     const used = artifactBytes(store) - (dry ? freed : 0);

@@ -1,13 +1,14 @@
 // The `frognano` command.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { SpecError } from '../env/spec.js';
-import { errorMessage, StateError, UserError } from '../util/errors.js';
+import { errorMessage, networkFailure, StateError, UserError } from '../util/errors.js';
+import { STORE_FILE } from '../store/store.js';
 import { storageFailure } from '../util/storage-failure.js';
 import { stringFlag } from './flags.js';
 import { isRecord } from '../util/guards.js';
-import { packageRoot } from '../util/paths.js';
+import { dataDirPath, packageRoot } from '../util/paths.js';
 import type { CliContext } from './context.js';
 import { ENV_HELP, envCommand } from './env.js';
 import { EVAL_HELP, evalCommand } from './eval.js';
@@ -167,8 +168,8 @@ export async function main(argv: string[], io: CliIo = { out: console.log, err: 
     }
   } catch (err) {
     const name = command && Object.hasOwn(USAGE, command) && command !== 'help' ? `frognano ${command}` : 'frognano';
-    const dir = resolve(stringFlag(parsed.flags, 'data-dir') ?? process.env.FROGNANO_HOME ?? '.frognano');
-    const known = err instanceof StateError ? err : storageFailure(err, dir, join(dir, 'frognano.db'));
+    const dir = dataDirPath(stringFlag(parsed.flags, 'data-dir'));
+    const known = err instanceof StateError ? err : (storageFailure(err, dir, join(dir, STORE_FILE)) ?? networkFailure(err));
     if (parsed.flags.debug && err instanceof Error) io.err(err.stack ?? err.message);
     if (known) {
       io.err(`${name}: ${known.message}${known.hint ? `\n  fix: ${known.hint}` : ''}`);

@@ -96,8 +96,8 @@ export class RunClock {
       const room = this.cfg.timeLimitMin * 60_000 - (now - this.t0);
       left = Math.min(left, room <= 0 ? 0 : Math.floor(room / Math.max(perStep, 1)) + 1);
     }
-    let evals = 0;
-    for (let s = done + 1; s <= done + left; s++) if (s % this.cfg.evalEvery === 0) evals++;
+    const every = this.cfg.evalEvery;
+    let evals = Math.floor((done + left) / every) - Math.floor(done / every);
     // The run ends with an evaluation when its last step had none.
     if ((done + left) % this.cfg.evalEvery !== 0) evals++;
     return left * perStep + (this.cfg.evalTasks > 0 ? evals * (this.evalMs ?? perStep) : 0);

@@ -7,6 +7,7 @@ import { dataDir } from '../util/paths.js';
 import { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
 import { intFlag, stringFlag } from './flags.js';
+import { untilStopSignal } from '../util/signals.js';
 
 export const DEFAULT_PORT = 8177;
 
@@ -50,11 +51,7 @@ export async function serveCommand(ctx: CliContext): Promise<number> {
   const store = new Store(dir);
   const dash = await startDashboard(ctx, store, dir);
   ctx.err('press Ctrl-C to stop');
-  await new Promise<void>((done) => {
-    const stop = () => done();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopSignal();
   await dash.close();
   store.close();
   return 0;

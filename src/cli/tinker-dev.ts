@@ -9,6 +9,7 @@ import { writeTinyModelFolder } from '../tokens/tiny-folder.js';
 import { dataDir } from '../util/paths.js';
 import { intFlag, stringFlag } from './flags.js';
 import type { CliContext } from './context.js';
+import { untilStopSignal } from '../util/signals.js';
 
 export const TINKER_DEV_HELP = `Usage: frognano tinker-dev [options]
 
@@ -49,11 +50,7 @@ export async function tinkerDevCommand(ctx: CliContext): Promise<number> {
     log: ctx.err,
   });
   // Listen for the stop signals before saying where it serves: whoever reads that line may stop it at once.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  const stopped = untilStopSignal();
   ctx.out(`tinker-dev: serving base model "${baseModel}" (vocabulary of ${tokenizer.vocabSize} from ${tokenizerDir}) at ${server.url}`);
   ctx.out(`train against it: frognano train --learner tinker --model ${baseModel} --tokenizer ${tokenizerDir} --tinker-url ${server.url}`);
   await stopped;

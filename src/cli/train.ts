@@ -29,7 +29,7 @@ import { summaryLines } from './train-summary.js';
 import { RunClock } from './run-clock.js';
 import { settingsDiffer } from '../train/resume.js';
 import { acquireLock, LOCK_FILE, type HeldLock } from '../util/lock.js';
-import { interceptSignals } from '../util/signals.js';
+import { untilStopSignal } from '../util/signals.js';
 import { TrainStop } from './train-stop.js';
 import type { CliContext } from './context.js';
 import type { JobQueue } from '../queue/client.js';
@@ -150,13 +150,7 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
       // The run is over; its pages stay up until the user is done with them.
       ctx.err('training finished; the dashboard stays up: press Ctrl-C to stop');
       stop.close();
-      await new Promise<void>((done) => {
-        const release = interceptSignals(() => {
-          release();
-          done();
-          return true;
-        });
-      });
+      await untilStopSignal();
     }
     return stop.status();
   } finally {

@@ -96,14 +96,16 @@ export async function workerCommand(ctx: CliContext): Promise<number> {
   ctx.err(`environments: ${[...envs.keys()].join(', ')}; runtime ${runtime.name}`);
   let release = () => {};
   await new Promise<void>((stop) => {
-    let stopping = false;
+    let stopping: false | 'after' | 'now' = false;
     release = interceptSignals(() => {
+      if (stopping === 'now') return false; // a third signal: no more waiting on close
       if (stopping) {
-        ctx.err('stopping now; running jobs go back to the queue after their lease');
+        stopping = 'now';
+        ctx.err('stopping now; running jobs go back to the queue after their lease (again to exit at once)');
         void worker.close(true).then(stop);
         return true;
       }
-      stopping = true;
+      stopping = 'after';
       ctx.err(`stopping after ${worker.counts.inFlight} job(s) in flight (Ctrl-C again to stop now)`);
       void worker.close().then(stop);
       return true;

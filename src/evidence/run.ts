@@ -117,7 +117,7 @@ export async function runChunk(p: Protocol, deps: EvidenceDeps): Promise<ChunkOu
       result = await runCell(p, cell, deps, leftMin());
     } catch (err) {
       // A full or read-only disk is no cell's fault: the whole chunk stops and says so (cli/main.ts).
-      if (isStorageFailure(err)) throw err;
+      if (isStorageFailure(err, deps.outDir)) throw err;
       // A user's error (a wrong engine address) keeps its hint: the log line is all the user sees of it.
       const message = err instanceof UserError && err.hint ? `${errorMessage(err)} (${err.hint})` : errorMessage(err);
       const tries = countedTries(recordFailure(runDir, message));

@@ -147,7 +147,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
   try {
     ({ change, stopReason, steps, turns, infra, trajectory: harness } = await work(task, actor, ctx));
   } catch (err) {
-    if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
+    if (isStorageFailure(err, ctx.dataDir)) throw err; // the disk, not this candidate or rollout: the command stops and says so
     ctx.keep?.({});
     return infraFailure(task, version, { turns: [], steps: 0, ms: performance.now() - t0, verifyMs: 0, reason: errorMessage(err) });
   }
@@ -167,7 +167,7 @@ export async function rollout<D>(task: Task, actor: Actor<D>, ctx: RolloutContex
       ({ value: report, reused: cached } = await VERDICTS.through(ctx.reuse!, key, grade, { keep }));
     } else report = await grade();
   } catch (err) {
-    if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
+    if (isStorageFailure(err, ctx.dataDir)) throw err; // the disk, not this candidate or rollout: the command stops and says so
     return infraFailure(task, version, { turns, steps, ms: performance.now() - t0, verifyMs: performance.now() - v0, reason: errorMessage(err) });
   }
   ctx.keep?.({ trajectory: harness, change, report });

@@ -110,11 +110,14 @@ export interface CheckRecord {
   tests: { id: string; statuses: string[]; durationMs?: number }[];
 }
 
+/** The store's SQLite file in the data directory. */
+export const STORE_FILE = 'frognano.db';
+
 export class Store {
   readonly db: Database.Database;
 
   constructor(dataDir: string) {
-    this.db = new Database(join(dataDir, 'frognano.db'));
+    this.db = new Database(join(dataDir, STORE_FILE));
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');

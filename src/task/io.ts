@@ -35,8 +35,11 @@ export function writeTask(root: string, task: Task): string {
     writeFileSync(join(staging, 'tests.json'), JSON.stringify({ FAIL_TO_PASS, PASS_TO_PASS, hiddenFiles, ...(heldBack ? { heldBack } : {}) }, null, 2) + '\n');
     if (grading) writeGrading(staging, grading);
     writeFileSync(join(staging, 'environment.json'), JSON.stringify({ ...env.spec, 'x-frognano-source-hash': env.hash }, null, 2) + '\n');
-    rmSync(dir, { recursive: true, force: true });
+    // An older copy is kept aside until the new one is in place: a crash between loses neither (both stay on disk).
+    const old = `${staging}.old`;
+    if (existsSync(dir)) renameSync(dir, old);
     renameSync(staging, dir);
+    rmSync(old, { recursive: true, force: true });
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     throw err;

@@ -237,7 +237,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
     try {
       built = await buildEnvironment(env, { dataDir: opts.dataDir, runtime: opts.runtime });
     } catch (err) {
-      if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
+      if (isStorageFailure(err, opts.dataDir)) throw err; // the disk, not this candidate or rollout: the command stops and says so
       stats.errors.push(`${env.spec.name}: ${errorMessage(err)}`);
       continue;
     }
@@ -323,7 +323,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       // By candidate, not by which validation finished first: combinations are drawn from this list.
       if (task) w.singles[k] = { task, files: c.files, edits: c.edits };
     } catch (err) {
-      if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
+      if (isStorageFailure(err, opts.dataDir)) throw err; // the disk, not this candidate or rollout: the command stops and says so
       stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
       tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra', errorMessage(err));
     }
@@ -344,7 +344,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       try {
         await validateOne(c, w.validator, w.built, opts, stats);
       } catch (err) {
-        if (isStorageFailure(err)) throw err; // the disk, not this candidate or rollout: the command stops and says so
+        if (isStorageFailure(err, opts.dataDir)) throw err; // the disk, not this candidate or rollout: the command stops and says so
         stats.errors.push(`${c.env}: ${errorMessage(err).split('\n')[0]}`);
         tally(stats, { strategy: c.strategy, operators: c.operators, env: c.env }, 'infra', errorMessage(err));
       }

@@ -41,3 +41,18 @@ export class InfraError extends Error {
     this.name = 'InfraError';
   }
 }
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'EAI_AGAIN']);
+
+/** A server that could not be reached (a queue, a model server, an engine): one line naming it, or null for any other error. */
+export function networkFailure(err: unknown): StateError | null {
+  const code = errnoCode(err);
+  if (code === undefined || !UNREACHABLE.has(code) || typeof err !== 'object' || err === null) return null;
+  const at =
+    'address' in err && typeof err.address === 'string'
+      ? `${err.address}${'port' in err && typeof err.port === 'number' ? `:${err.port}` : ''}`
+      : 'hostname' in err && typeof err.hostname === 'string'
+        ? err.hostname
+        : 'a server';
+  return new StateError(`cannot reach ${at} (${code})`, 'check the address and that the server runs there');
+}

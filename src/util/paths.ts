@@ -19,9 +19,14 @@ export const catalogueFile = join(packageRoot, 'catalogue', 'environments.json')
  * temporary workspaces. `FROGNANO_HOME` overrides the default `./.frognano`.
  */
 export function dataDir(override?: string): string {
-  const dir = resolve(override ?? process.env.FROGNANO_HOME ?? '.frognano');
+  const dir = dataDirPath(override);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/** Where the data directory is, without making it (to name it in a message). */
+export function dataDirPath(override?: string): string {
+  return resolve(override ?? process.env.FROGNANO_HOME ?? '.frognano');
 }
 
 export function subdir(root: string, ...parts: string[]): string {

@@ -36,3 +36,14 @@ export function interceptSignals(fn: SignalInterceptor): () => void {
     if (i >= 0) interceptors.splice(i, 1);
   };
 }
+
+/** Resolves at the first stop signal, which then ends nothing by itself (a server closes first); a later one ends the process as usual. */
+export function untilStopSignal(): Promise<void> {
+  return new Promise((done) => {
+    const release = interceptSignals(() => {
+      release();
+      done();
+      return true;
+    });
+  });
+}

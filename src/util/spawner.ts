@@ -51,6 +51,9 @@ function start(req) {
   child.on('close', (code, signal) => say({ id: req.id, exit: code, signal, ticks: ticks() }));
 }
 
+// A terminal's Ctrl-C reaches the whole process group: the host decides what stops
+// (train finishes its step first); this helper ends when the host closes its input.
+for (const s of ['SIGINT', 'SIGHUP']) process.on(s, () => {});
 onStdinLines((line) => start(JSON.parse(line)));
 `}`;
 

@@ -3,7 +3,7 @@
 // stack trace. Node's system errors and SQLite's carry a code; the code, not
 // the message, decides.
 import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { errnoCode, StateError } from './errors.js';
 import { isRecord } from './guards.js';
 
@@ -12,17 +12,24 @@ const FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 const DENIED = new Set(['EACCES', 'EPERM', 'SQLITE_PERM', 'SQLITE_AUTH']);
 const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
 const IO = new Set(['EIO', 'SQLITE_IOERR', 'SQLITE_CANTOPEN']);
+/** Codes whose cause is plain without asking the disk. */
+const KNOWN = [READ_ONLY, FULL, DENIED, DAMAGED];
 
 /**
- * Whether an error is the disk's (nothing a retry of the same work would fix):
- * work loops stop on it instead of counting it as one failure. A denied
- * permission is left out: reading what a sandboxed agent made can be denied
- * by the agent itself, and that must stay one rollout's failure.
+ * Whether an error is the data directory's disk failing (nothing a retry of
+ * the same work would fix): work loops stop on it instead of counting it as
+ * one failure. Only a failure under `dataDir` (or the store's, which names no
+ * path) counts: an agent can fill its own workspace's disk or make its files
+ * unreadable, and that must stay one rollout's failure, never stop a run.
  */
-export function isStorageFailure(err: unknown): boolean {
+export function isStorageFailure(err: unknown, dataDir: string): boolean {
   const code = errnoCode(err) ?? '';
-  return [READ_ONLY, FULL, DAMAGED].some((s) => s.has(code)) || code.startsWith('SQLITE_IOERR');
+  if (!([READ_ONLY, FULL, DAMAGED].some((s) => s.has(code)) || code.startsWith('SQLITE_IOERR'))) return false;
+  const path = pathOf(err);
+  return path === undefined || isWithin(resolve(dataDir), resolve(path));
 }
+
+const isWithin = (dir: string, path: string) => path === dir || path.startsWith(`${dir}${sep}`);
 
 /** The file the failed call wrote: a copy's destination (its `path` is the source), else its path. */
 function pathOf(err: unknown): string | undefined {
@@ -36,11 +43,12 @@ function pathOf(err: unknown): string | undefined {
  * `dataDir` is the data directory the command used; `store` its SQLite file.
  */
 export function storageFailure(err: unknown, dataDir: string, store: string): StateError | null {
-  let code = errnoCode(err);
-  if (code === undefined) return null;
+  const given = errnoCode(err);
+  if (given === undefined) return null;
+  let code: string = given;
   // A file that could not be opened or made (ENOENT after a failed mkdir, SQLite's CANTOPEN) often hides the disk's own refusal: ask the disk.
   // SQLite says read-only for a folder it may not write too: the probe tells a read-only disk from a missing permission.
-  if ((!isStorageFailure(err) && !DENIED.has(code)) || code.startsWith('SQLITE_READONLY')) {
+  if (!KNOWN.some((set) => set.has(code)) || code.startsWith('SQLITE_READONLY')) {
     const refusal = probeWrite(dataDir);
     if (refusal === undefined) return code.startsWith('SQLITE_READONLY') ? readOnly(store, code) : IO.has(code) ? ioFailure(code, pathOf(err) ?? store) : null;
     code = refusal;
@@ -52,7 +60,9 @@ export function storageFailure(err: unknown, dataDir: string, store: string): St
   if (FULL.has(code))
     return new StateError(
       `cannot write ${path}: the disk is full (${code})`,
-      `free space (frognano gc --keep-runs N removes old runs' attempts and task banks; --keep-mb M trims trajectories), or ${elsewhere}`,
+      isWithin(resolve(dataDir), resolve(path))
+        ? `free space (frognano gc --keep-runs N removes old runs' attempts and task banks; --keep-mb M trims trajectories), or ${elsewhere}`
+        : `free space on the file system holding ${path}`,
     );
   if (DENIED.has(code))
     return new StateError(`cannot write ${path}: permission denied (${code})`, `give your user write access to ${dataDir}, or ${elsewhere}`);

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadState } from '../../src/train/state.js';
+import { processAlive } from '../../src/util/process.js';
 import { acquireLock, LOCK_FILE } from '../../src/util/lock.js';
 import { runCli } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
@@ -55,7 +56,7 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
   after(killLeftovers);
 
   it('refuses a second train on the run in use, naming the holder; Ctrl-C finishes the step in flight and says how to go on', async () => {
-    const first = spawnCli([...ARGS, ...SMALL]);
+    const first = spawnCli([...ARGS, ...SMALL], { group: true });
     await first.waitFor('stderr', /^step 2\/6: /m, 180_000);
     const second = await runCli([...ARGS, ...SMALL]);
     assert.equal(second.code, 1, second.err);
@@ -68,12 +69,20 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
     const listed = await runCli(['gc', '--data-dir', data, '--dry-run']);
     assert.equal(listed.code, 0, listed.err);
     assert.match(listed.out, /^safe\s+running\s/m);
-    first.child.kill('SIGINT');
+    // As a terminal's Ctrl-C: to the whole process group, the process helper included, which must live on to finish the step.
+    const helper = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(first.child.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((l) => / -e /.test(l))
+      .map((l) => Number(l.trim().split(/\s+/)[0]))[0];
+    process.kill(-first.child.pid!, 'SIGINT');
     await first.waitFor(
       'stderr',
       /SIGINT: finishing step 2, then saving and stopping \(Ctrl-C again to stop at once: run "safe" is saved after step 1/,
       10_000,
     );
+    assert.ok(helper, 'the CLI runs its processes through the helper');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(processAlive(helper), true, 'the process helper outlives the Ctrl-C');
     const end = await first.exited(180_000);
     assert.equal(end.code, 130, first.stderr());
     assert.match(
@@ -82,6 +91,7 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
     );
     assert.equal(loadState(runDir)?.step, 2);
     assert.deepEqual(stepsIn('metrics.jsonl'), [1, 2]);
+    assert.doesNotMatch(first.stderr().match(/^step 2: .*$/m)?.[0] ?? '', /infrastructure failures/, 'the finished step ran whole');
     assert.equal(existsSync(join(runDir, LOCK_FILE)), false, 'the lock is released');
   });
 

@@ -25,9 +25,13 @@ export function killLeftovers(): void {
   for (const child of live) child.kill('SIGKILL');
 }
 
-/** `frognano ...args` in a child process, from the repository root. */
-export function spawnCli(args: string[]): CliChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `frognano ...args` in a child process, from the repository root. With
+ * `group`, it leads a process group of its own, so a test can signal the
+ * whole group as a terminal's Ctrl-C does (process.kill(-pid, 'SIGINT')).
+ */
+export function spawnCli(args: string[], opts: { group?: boolean } = {}): CliChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.group ?? false });
   live.add(child);
   const text = { stdout: '', stderr: '' };
   const listeners = new Set<() => void>();

@@ -123,15 +123,21 @@ describe('frognano gc', () => {
     assert.equal(existsSync(join(f.dir, 'attempts', 'only')), false);
   });
 
-  it('prunes runs past --keep-runs to their checkpoint, state and metrics', async () => {
+  it('prunes runs past --keep-runs to their checkpoint, state, metrics and reports', async () => {
     const f = await finishedRun('old', 2);
     const runDir = join(f.dir, 'runs', 'old');
     mkdirSync(join(runDir, 'tasks', 't1'), { recursive: true });
+    mkdirSync(join(runDir, 'evals'), { recursive: true });
+    writeFileSync(join(runDir, 'evals', 'report.json'), '{}\n');
     for (const name of ['policy.json', 'metrics.jsonl', 'difficulty.jsonl']) writeFileSync(join(runDir, name), '{}\n');
     const res = await gc(f.dir, ['--keep-runs', '0', '--yes']);
     assert.equal(res.code, 0, res.err);
     assert.match(res.out, /runs: old pruned/);
-    assert.deepEqual(readdirSync(runDir).sort(), ['difficulty.jsonl', 'metrics.jsonl', 'policy.json']);
+    assert.deepEqual(
+      readdirSync(runDir).sort(),
+      ['difficulty.jsonl', 'evals', 'metrics.jsonl', 'policy.json'],
+      'the task bank goes; checkpoint, metrics and reports stay',
+    );
     assert.equal(existsSync(join(f.dir, 'attempts', 'old')), false);
   });
 
