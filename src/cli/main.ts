@@ -169,7 +169,8 @@ export async function main(argv: string[], io: CliIo = { out: console.log, err: 
   } catch (err) {
     const name = command && Object.hasOwn(USAGE, command) && command !== 'help' ? `frognano ${command}` : 'frognano';
     const dir = dataDirPath(stringFlag(parsed.flags, 'data-dir'));
-    const known = err instanceof StateError ? err : (storageFailure(err, dir, join(dir, STORE_FILE)) ?? networkFailure(err));
+    // An unreachable server is told by its code alone; only other errors are worth a probe write to the data directory.
+    const known = err instanceof StateError ? err : (networkFailure(err) ?? storageFailure(err, dir, join(dir, STORE_FILE)));
     if (parsed.flags.debug && err instanceof Error) io.err(err.stack ?? err.message);
     if (known) {
       io.err(`${name}: ${known.message}${known.hint ? `\n  fix: ${known.hint}` : ''}`);
