@@ -2,7 +2,7 @@
 import { addEnvironment, allEnvironments, findEnvironment } from '../env/registry.js';
 import { RUNNERS } from '../env/runners/types.js';
 import { LANGUAGES, REPORT_FORMATS } from '../env/spec.js';
-import { checkEnvironment, type CheckResult } from '../grading/env-check.js';
+import { checkEnvironment, checkRecord, type CheckResult } from '../grading/env-check.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import { UserError } from '../util/errors.js';
@@ -13,6 +13,7 @@ import { table } from '../util/table.js';
 import type { CliContext } from './context.js';
 import { catalogueAdd, listCatalogue } from './env-catalogue.js';
 import { listFlag, stringFlag } from './flags.js';
+import { SCAN_HELP, scanCommand } from './env-scan.js';
 
 export const ENV_HELP = `Usage:
   frognano env list [--json]
@@ -21,6 +22,7 @@ export const ENV_HELP = `Usage:
   frognano env add --from-catalogue NAME [--name N] [--force] [--json]
   frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
   frognano env catalogue [--json|--markdown]
+${SCAN_HELP}
 
 env list    the starter environments and those you added, with their last check
 env add     register your repository; a spec is inferred unless it has environment.json:
@@ -48,8 +50,10 @@ export async function envCommand(ctx: CliContext): Promise<number> {
         return await check(ctx, store, rest);
       case 'catalogue':
         return listCatalogue(ctx);
+      case 'scan':
+        return await scanCommand(ctx, store, rest);
       default:
-        throw new UserError(sub ? `unknown env command "${sub}"` : 'missing env command', 'use list, add, check or catalogue (see frognano env --help)');
+        throw new UserError(sub ? `unknown env command "${sub}"` : 'missing env command', 'use list, add, check, scan or catalogue (see frognano env --help)');
     }
   } finally {
     store.close();
@@ -177,13 +181,7 @@ async function check(ctx: CliContext, store: Store, names: string[]): Promise<nu
       runtime,
       onProgress: (m) => progress.update(`${prefix} ${m}`),
     });
-    store.recordCheck({
-      env: result.name,
-      runtime: result.runtime,
-      accepted: result.accepted,
-      summary: { ...result, tests: undefined },
-      tests: result.tests.map((t) => ({ id: t.id, statuses: t.statuses, ...(t.meanMs !== undefined ? { durationMs: t.meanMs } : {}) })),
-    });
+    store.recordCheck(checkRecord(result));
     results.push(result);
   }
   progress.done();

@@ -6,6 +6,7 @@ import { acquireLock } from '../util/lock.js';
 import { interceptSignals } from '../util/signals.js';
 import { join, resolve } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
+import { gateEnvironments } from './env-gate.js';
 import { analyse } from '../evidence/analysis.js';
 import { cellsOf, parseProtocol, PROTOCOLS, type Protocol } from '../evidence/protocol.js';
 import { curvePlots, forgettingPlot, renderAnalysis } from '../evidence/report.js';
@@ -40,6 +41,7 @@ that fails is kept in runs/<cell>/failures.json and passed over; the next
                        held-out environments, arms or budgets; fields as in that document)
   --out DIR            where runs, task banks and results go (default <data-dir>/evidence/<protocol>)
   --hours H            this invocation's time (default 2; the full protocol takes many)
+  --force              use environments env check rejected or never checked (said loudly)
   --held-out LIST      run only these held-out environments' cells (comma-separated), to split
                        a protocol across machines: each keeps its group's task bank; copy every
                        machine's runs/ into one --out and "report" reads them all
@@ -128,8 +130,13 @@ async function runEvidence(ctx: CliContext, p: Protocol, dir: string, outDir: st
   const f = ctx.flags;
   const store = new Store(dir);
   const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
-  store.close();
-  for (const g of p.groups) for (const name of [g.heldOut, ...g.train]) if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`);
+  try {
+    for (const g of p.groups) for (const name of [g.heldOut, ...g.train]) if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`);
+    const used = [...new Set(p.groups.flatMap((g) => [g.heldOut, ...g.train]))].map((n) => envs.get(n)!);
+    gateEnvironments(store, used, { command: 'evidence', force: Boolean(f.force), warn: ctx.err });
+  } finally {
+    store.close();
+  }
   const hours = numberFlag(f.hours, '--hours', 2);
   if (!(hours > 0)) throw new UserError('--hours must be above 0');
   const heldOut = heldOutFlag(f, p);

@@ -25,13 +25,16 @@ const MODEL = names('model base-url api-key model-path model-timeout extra-body 
 export const COMMAND_OPTIONS: Record<string, Options> = {
   help: {},
   env: {
-    ...names('name language runner test-command report test-paths ref from-catalogue', str),
+    ...names('name language runner test-command report test-paths ref from-catalogue out workers probe seed', str),
     env: { type: 'string', multiple: true },
     all: bool,
     force: bool,
     markdown: bool,
   },
-  synth: names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model bugs', str),
+  synth: {
+    ...names('env n strategy operators workers seed hint visibility out reference-runs candidate-runs model base-url api-key issue-model bugs', str),
+    force: bool,
+  },
   task: names('env format out tasks run sample runs seed workers', str),
   traj: names('format out run kind from', str),
   eval: { ...MODEL, ...names('env format k n out seed tasks run trajectories predictions workers max-steps queue', str) },
@@ -48,12 +51,14 @@ export const COMMAND_OPTIONS: Record<string, Options> = {
     ...names('port host keep-mb queue', str),
     fresh: bool,
     serve: bool,
+    force: bool,
   },
   serve: names('port host', str),
   worker: names('queue concurrency lease-sec name', str),
   queue: names('queue', str),
   evidence: {
     ...names('protocol out hours held-out bugs learner', str),
+    force: bool,
     ...names(
       'model tokenizer tinker-url tinker-api-key-env lora-rank loss max-tokens context temperature thinking sampler vllm-url vllm-model max-staleness init-weights lr',
       str,

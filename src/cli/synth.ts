@@ -1,6 +1,7 @@
 // `frognano synth`: synthesize and validate tasks, then print the yield table.
 import { join } from 'node:path';
 import { allEnvironments, findEnvironment } from '../env/registry.js';
+import { gateEnvironments, usableEnvironments } from './env-gate.js';
 import { ChatClient } from '../model/openai.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
@@ -23,7 +24,9 @@ export const SYNTH_HELP = `Usage: frognano synth --env <name[,name]|all> [option
 Generate candidate bugs, validate each in sandboxed workspaces, and write the
 valid ones as task directories.
 
-  --env NAMES          environments, comma-separated, or all (required)
+  --env NAMES          environments, comma-separated, or all (required); only those env check
+                       accepted (all: the accepted ones, the others named and left out)
+  --force              use a rejected or unchecked environment anyway (said loudly)
   --n N                candidates per environment and strategy (default 20)
   --strategy LIST      procedural, combine, llm-modify, llm-rewrite, handwritten (default
                        procedural,combine); handwritten validates the bugs of --bugs, issue text as instruction
@@ -116,12 +119,16 @@ export async function synthCommand(ctx: CliContext): Promise<number> {
   const dir = dataDir(stringFlag(f, 'data-dir'));
   const store = new Store(dir);
   try {
-    const envs =
+    const named =
       f.env === 'all'
-        ? allEnvironments(store)
+        ? f.force
+          ? allEnvironments(store)
+          : usableEnvironments(store, allEnvironments(store), ctx.err)
         : String(f.env)
             .split(',')
             .map((n) => findEnvironment(store, n.trim()));
+    gateEnvironments(store, named, { command: 'synth', force: Boolean(f.force), warn: ctx.err });
+    const envs = named;
     const strategies = list<Strategy>(f.strategy, STRATEGIES, 'strategy', ['procedural', 'combine']);
     const hint = list<HintLevel>(f.hint, ['full', 'symptom', 'minimal'], 'hint level', ['symptom'])[0]!;
     const visibility = list<TestVisibility>(f.visibility, ['visible', 'hidden'], 'visibility', ['visible'])[0]!;

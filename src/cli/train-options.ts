@@ -26,6 +26,8 @@ training. Killed, or stopped by its time limit, and rerun with the same
                        trained through the Tinker API; its options below)
   --run NAME           run name; state under <data-dir>/runs/NAME (default "default")
   --fresh              discard that run's state and start over
+  --force              train on an environment env check rejected or never checked (said loudly;
+                       without it such an environment is refused)
   --curriculum C       frontier (default), uniform (random valid tasks), static (filtered once)
   --gate G             what may skip a fresh task's admission probe: none (default), model (the
                        difficulty model's prediction, once warmed up) or greso (recent

@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
+import { gateEnvironments } from './env-gate.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import { DEFAULT_ATTEMPT_BUDGET_MB } from '../store/attempts.js';
@@ -49,6 +50,11 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
     for (const name of [...cfg.envs, ...cfg.heldOut]) {
       if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`, `known: ${[...envs.keys()].join(', ')}`);
     }
+    gateEnvironments(
+      store,
+      [...new Set([...cfg.envs, ...cfg.heldOut])].map((n) => envs.get(n)!),
+      { command: 'train', force: Boolean(f.force), warn: ctx.err },
+    );
     for (const name of cfg.envs) {
       const language = envs.get(name)!.spec.language;
       if (applicableFamilies(language, cfg.families).length === 0) {

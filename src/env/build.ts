@@ -3,7 +3,7 @@
 // mounted read-only into every workspace). The snapshot is cached by a hash
 // of the spec and the source; the layer by its setup steps and lockfiles
 // (layerKey), so environments that share a lockfile share one layer.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -36,14 +36,49 @@ function skipped(rel: string, layer: string[]): boolean {
   return layer.some((l) => rel === l || rel.startsWith(`${l}/`));
 }
 
-function listFiles(root: string, layer: string[], dir = root, out: string[] = []): string[] {
+/**
+ * The repository's files as git names them when `root` is a work tree:
+ * tracked files (whatever .gitignore says; a project may commit its build
+ * under an ignored dist/) and untracked ones git would add. Null elsewhere.
+ */
+function gitListed(root: string): string[] | null {
+  if (!existsSync(join(root, '.git'))) return null;
+  try {
+    const out = execFileSync('git', ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 120_000,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', GIT_CONFIG_NOSYSTEM: '1' },
+    });
+    return [...new Set(out.toString('utf8').split('\0').filter(Boolean))].sort();
+  } catch {
+    return null; // not a repository git can read: every file is walked instead
+  }
+}
+
+function walkFiles(root: string, layer: string[], dir = root, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     const rel = relative(root, path);
     if (skipped(rel, layer)) continue;
     const st = statSync(path, { throwIfNoEntry: false });
     if (!st) continue;
-    if (st.isDirectory()) listFiles(root, layer, path, out);
+    if (st.isDirectory()) walkFiles(root, layer, path, out);
+    else out.push(rel);
+  }
+  return out;
+}
+
+/** The files of a snapshot: git's list in a work tree (a submodule walked whole), every file elsewhere; caches, .git and the layer never. */
+export function listFiles(root: string, layer: string[]): string[] {
+  const listed = gitListed(root);
+  if (!listed) return walkFiles(root, layer);
+  const out: string[] = [];
+  for (const rel of listed) {
+    if (skipped(rel, layer)) continue;
+    const st = statSync(join(root, rel), { throwIfNoEntry: false });
+    if (!st) continue; // deleted in the work tree and not yet committed
+    if (st.isDirectory()) walkFiles(root, layer, join(root, rel), out);
     else out.push(rel);
   }
   return out;

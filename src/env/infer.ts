@@ -68,8 +68,18 @@ function jsDependencies(p: Project): DependencyPlan {
   };
 }
 
+/** The runner inference would pick, or null where it finds none (the user's shell line then stands alone). */
+function inferredQuietly(p: Project, language: Language, runner?: RunnerName): RunnerPlan | null {
+  try {
+    return language === 'python' ? pythonRunner(p, runner) : jsRunner(p, runner);
+  } catch (err) {
+    if (err instanceof UserError) return null;
+    throw err;
+  }
+}
+
 /** The runner plan from the project's files, or from --runner / --test-command. */
-function plan(p: Project, language: Language, opts: InferOptions): RunnerPlan {
+function plan(p: Project, language: Language, opts: InferOptions): Omit<RunnerPlan, 'runner'> & { runner: RunnerName | 'custom' } {
   const line = opts.testCommand?.trim();
   if (line) {
     const parsed = parseTestCommand(line);
@@ -80,12 +90,14 @@ function plan(p: Project, language: Language, opts: InferOptions): RunnerPlan {
     }
     if (!opts.report) needReport(line);
     // A shell line run as it is: its report is on stdout, or in the file it names as {report}.
+    // What inference found (import paths, test files, the runner's name) still holds: only the command is replaced.
+    const inferred = inferredQuietly(p, language, opts.runner);
     return {
-      runner: parsed?.runner ?? 'node-test',
+      runner: parsed?.runner ?? inferred?.runner ?? 'custom',
       command: ['sh', '-c', line],
       report: { format: opts.report, from: line.includes('{report}') ? 'file' : 'stdout' },
-      env: {},
-      testPaths: language === 'python' ? ['tests/**', 'test/**', '**/test_*.py', '**/*_test.py'] : jsTestPaths(p, []),
+      env: inferred?.env ?? {},
+      testPaths: inferred?.testPaths ?? (language === 'python' ? ['tests/**', 'test/**', '**/test_*.py', '**/*_test.py'] : jsTestPaths(p, [])),
       evidence: '--test-command (a shell line)',
     };
   }

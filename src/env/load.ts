@@ -15,6 +15,8 @@ export interface LoadedEnv {
   /** Directory a `source.path` is resolved against. */
   baseDir: string;
   builtin: boolean;
+  /** Tests the latest `env check` saw flaky (from the store): never a task's label. */
+  flaky?: string[];
 }
 
 export function parseSpecText(text: string, where: string): EnvironmentSpec {

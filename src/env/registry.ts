@@ -15,7 +15,10 @@ export function allEnvironments(store: Store): LoadedEnv[] {
   const registered = store
     .environments()
     .map((r) => ({ spec: validateSpec(r.spec, `in the store (added by \`${r.origin}\`)`), origin: r.origin, baseDir: r.baseDir, builtin: false }));
-  return [...starters, ...registered];
+  return [...starters, ...registered].map((e) => {
+    const flaky = store.flakyTests(e.spec.name);
+    return flaky.length ? { ...e, flaky } : e;
+  });
 }
 
 export function findEnvironment(store: Store, name: string): LoadedEnv {

@@ -6,7 +6,9 @@ import type { LoadedEnv } from '../env/load.js';
 import { envWorkspace } from '../env/workspace.js';
 import type { Runtime } from '../runtime/types.js';
 import { errorMessage } from '../util/errors.js';
+import type { CheckRecord } from '../store/store.js';
 import { runTests, type TestRun } from './testrun.js';
+import { explainFailure, explanationLines, type Explanation } from './diagnose.js';
 
 export const MIN_PASS_SHARE = 0.8;
 
@@ -31,6 +33,8 @@ export interface CheckResult {
   runMs: number[];
   setupMs: number;
   provisionMs: number[];
+  /** The first error that explains a broken suite, and its fix where known (diagnose.ts). */
+  explanation?: Explanation;
 }
 
 export interface CheckOptions {
@@ -38,6 +42,17 @@ export interface CheckOptions {
   runtime: Runtime;
   runs?: number;
   onProgress?: (message: string) => void;
+}
+
+/** A check as the store keeps it (the summary without the per-test list, which goes to its own table). */
+export function checkRecord(result: CheckResult): CheckRecord {
+  return {
+    env: result.name,
+    runtime: result.runtime,
+    accepted: result.accepted,
+    summary: { ...result, tests: undefined },
+    tests: result.tests.map((t) => ({ id: t.id, statuses: t.statuses, ...(t.meanMs !== undefined ? { durationMs: t.meanMs } : {}) })),
+  };
 }
 
 /** Statuses of every test across runs; a test absent from a run counts as "missing". */
@@ -93,6 +108,11 @@ export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Prom
   const skipped = count('skipped');
   const total = last.tests.size;
   const flaky = tests.filter((t) => t.flaky);
+  const failingMessages = [...last.tests.values()].filter((t) => t.status === 'failed' || t.status === 'error').map((t) => t.message ?? '');
+  const explanation =
+    runs.some((r) => r.outcome !== 'completed') || (total > 0 && passed / total < MIN_PASS_SHARE)
+      ? explainFailure(runs.flatMap((r) => [r.errors ?? '', r.outputTail]).concat(failingMessages), built.snapshot)
+      : null;
   if (runs.every((r) => r.outcome === 'completed')) {
     const share = total > 0 ? passed / total : 0;
     if (share < MIN_PASS_SHARE) {
@@ -114,8 +134,10 @@ export async function checkEnvironment(env: LoadedEnv, opts: CheckOptions): Prom
       reasons.push(`${flaky.length} flaky test(s) gave different results across runs: ${list}${flaky.length > 5 ? '; …' : ''}`);
     }
   }
+  if (explanation) reasons.push(explanationLines(explanation));
   return {
     ...base,
+    ...(explanation ? { explanation } : {}),
     accepted: reasons.length === 0,
     reasons,
     tests,

@@ -11,6 +11,7 @@ import { shellQuote } from '../util/shell.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { guardAlarms, guardEnv, type GuardAlarm } from './guard.js';
 import { ReuseKind, type ResultReuse } from './reuse.js';
+import { errorExcerpt } from './diagnose.js';
 import { errorMessage } from '../util/errors.js';
 
 export type RunOutcome = 'completed' | 'timeout' | 'infra-error';
@@ -26,6 +27,8 @@ export interface TestRun {
   durationMs: number;
   /** The end of the runner's output, for error messages. */
   outputTail: string;
+  /** Lines of the whole output that may explain a failure (diagnose.ts); only on runs where no test passed or something failed. */
+  errors?: string;
   /** Alarms the guard raised (runs made with `guard`). */
   guard?: GuardAlarm[];
 }
@@ -104,10 +107,25 @@ export async function runTests(spec: EnvironmentSpec, ws: Workspace, opts: RunTe
 }
 
 async function runOnce(spec: EnvironmentSpec, ws: Workspace, argv: string[], env: Record<string, string>, timeoutSec: number): Promise<TestRun> {
+  const { output, ...run } = await judgedRun(spec, ws, argv, env, timeoutSec);
+  // Only a run where nothing passed needs explaining (a suite that cannot start); others keep no excerpt.
+  if (run.outcome === 'completed' && [...run.tests.values()].some((t) => t.status === 'passed')) return run;
+  const errors = errorExcerpt(output);
+  return errors ? { ...run, errors } : run;
+}
+
+async function judgedRun(
+  spec: EnvironmentSpec,
+  ws: Workspace,
+  argv: string[],
+  env: Record<string, string>,
+  timeoutSec: number,
+): Promise<TestRun & { output: string }> {
   const res = await ws.exec({ argv, env, timeoutMs: timeoutSec * 1000 });
   const outputTail = tail(`${res.stdout}\n${res.stderr}`);
   const alarms = guardAlarms(res.stdout, res.stderr);
   const base = {
+    output: `${res.stdout}\n${res.stderr}`,
     exitCode: res.exitCode,
     durationMs: res.durationMs,
     outputTail,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { envWorkspace } from '../env/workspace.js';
 import { rewriteKeepingTimes, withoutHeldBack } from '../grading/holdback.js';
 import type { Task } from '../task/task.js';
-import { git } from '../util/git.js';
+import { addEverything, git } from '../util/git.js';
 import type { ExportContext } from './harbor.js';
 
 /** The built environment of a task (prepared once per environment by the caller). */
@@ -25,7 +25,7 @@ export class EnvRepo {
     mkdirSync(dir, { recursive: true });
     await git(['init', '-q', '--template=', '-b', 'main'], { cwd: dir });
     cpSync(snapshot, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.endsWith('/.git') });
-    await git(['add', '-A'], { cwd: dir });
+    await git(addEverything(), { cwd: dir });
     await git(['commit', '-q', '--no-verify', '-m', 'clean: the environment as FrogNano built it'], { cwd: dir });
     return new EnvRepo(dir, (await git(['rev-parse', 'HEAD'], { cwd: dir })).trim());
   }

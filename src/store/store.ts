@@ -173,6 +173,17 @@ export class Store {
     return new Map(rows.map((r) => [r.env, { accepted: r.accepted === 1, checkedAt: r.checked_at, summary: JSON.parse(r.summary_json) }]));
   }
 
+  /** Tests the latest check of an environment saw give different results across its runs. */
+  flakyTests(env: string): string[] {
+    return this.db
+      .prepare<[string], { test_id: string; statuses: string }>(
+        `SELECT test_id, statuses FROM env_check_tests WHERE check_id = (SELECT MAX(id) FROM env_checks WHERE env = ?)`,
+      )
+      .all(env)
+      .filter((r) => new Set(r.statuses.split(',')).size > 1)
+      .map((r) => r.test_id);
+  }
+
   addTask(t: { id: string; env: string; strategy: string; dir: string; bugKey: string; f2p: number; p2p: number; knobs: unknown }): void {
     this.db
       .prepare(`INSERT OR REPLACE INTO tasks (id, env, strategy, dir, bug_key, f2p, p2p, knobs_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)

@@ -3,7 +3,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { git } from '../util/git.js';
+import { addEverything, git } from '../util/git.js';
 import type { Task } from './task.js';
 
 /** A file as the reference fix leaves it; content null: the fix deletes it. */
@@ -31,10 +31,10 @@ export async function referenceFiles(task: Task, snapshot: string): Promise<Fixe
     }
     await git(['init', '-q', '--template='], { cwd: dir });
     if (task.bugPatch.trim()) await git(['apply', '--whitespace=nowarn', '-'], { cwd: dir, input: task.bugPatch });
-    await git(['add', '-A'], { cwd: dir });
+    await git(addEverything(), { cwd: dir });
     await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'broken'], { cwd: dir });
     await git(['apply', '--whitespace=nowarn', '-'], { cwd: dir, input: task.fixPatch });
-    await git(['add', '-A'], { cwd: dir });
+    await git(addEverything(), { cwd: dir });
     // What the fix changed, as git sees it: every path, deletions included, no rename pairing.
     const changed = (await git(['diff', '--cached', '--name-only', '--no-renames', '-z', 'HEAD'], { cwd: dir })).split('\0').filter(Boolean).sort();
     return changed.map((path) => ({ path, content: existsSync(join(dir, path)) ? readFileSync(join(dir, path), 'utf8') : null }));

@@ -8,7 +8,7 @@ import type { BuiltEnv } from '../env/build.js';
 import type { Runtime } from '../runtime/types.js';
 import { originalsOf } from '../task/resolve.js';
 import type { Task } from '../task/task.js';
-import { git } from '../util/git.js';
+import { addEverything, git } from '../util/git.js';
 import { EnvValidator, type Verdict } from './validate.js';
 
 export interface Revalidation {
@@ -43,10 +43,10 @@ export async function reversePatch(snapshot: string, given: string, kind: 'fix' 
   try {
     cpSync(snapshot, dir, { recursive: true });
     await git(['init', '-q', '--template='], { cwd: dir });
-    await git(['add', '-A'], { cwd: dir });
+    await git(addEverything(), { cwd: dir });
     await git(['commit', '-qm', 'snapshot'], { cwd: dir });
     await git(['apply', ...(kind === 'fix' ? ['-R'] : []), '-'], { cwd: dir, input: given });
-    await git(['add', '-A'], { cwd: dir });
+    await git(addEverything(), { cwd: dir });
     return await git(['diff', '--cached', ...(kind === 'bug' ? ['-R'] : []), '--no-color', '--no-ext-diff'], { cwd: dir });
   } finally {
     rmSync(join(dir, '..'), { recursive: true, force: true });

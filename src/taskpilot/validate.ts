@@ -11,6 +11,12 @@
 //   between runs are dropped; a candidate left with no F2P is rejected. The
 //   last run is the graded layout's run of the bug (below) where its required
 //   tests agree with the first run; only a disagreement costs a plain run.
+// - Flaky tests are never labels: those the environment's check saw flaky
+//   and any that gave two results on the same code here are quarantined for
+//   every later candidate. Once the environment has shown one, the reference
+//   runs go to SHAKY_REFERENCE_RUNS, each candidate gets one more run, and the
+//   fix a run of its own. A behaviour-preserving bug then has no F2P: only a
+//   flaky test could have failed under it.
 // - Rejected too: a timeout, no F2P (a no-op or an undetected change), no
 //   P2P (a change that breaks everything), a duplicate bug, a broken
 //   workspace that holds anything revealing the fix.
@@ -29,6 +35,12 @@ import { envWorkspace } from '../env/workspace.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { brokenBehaves, checkedLayout, startLayoutCheck, type LayoutCheck, type LayoutStart } from './grading-check.js';
 import { errorMessage } from '../util/errors.js';
+
+/**
+ * Reference runs in all once an environment has shown a flaky test: a test
+ * failing one run in four passes ten in a row with probability 5.6%.
+ */
+export const SHAKY_REFERENCE_RUNS = 10;
 
 export type RejectReason = 'apply-failed' | 'duplicate' | 'timeout' | 'infra' | 'no-f2p' | 'no-p2p' | 'flaky' | 'fix-fails' | 'leak';
 
@@ -121,29 +133,56 @@ export class EnvValidator {
     return runTests(this.built.env.spec, ws, { timeoutSec: this.timeoutSec, reuse: this.opts.reuse ?? sharedReuse, fresh: repeat });
   }
 
-  /** Tests that pass on every reference run. */
+  /**
+   * Tests never used as labels: those the environment's check saw flaky, and
+   * those that gave two results on the same code in this validator's runs.
+   */
+  private quarantined?: Set<string>;
+  private get quarantine(): Set<string> {
+    this.quarantined ??= new Set(this.built.env.flaky ?? []);
+    return this.quarantined;
+  }
+
+  /** True once the environment has shown a flaky test: each candidate then pays for more evidence (SHAKY_*). */
+  private get shaky(): boolean {
+    return this.quarantine.size > 0;
+  }
+
+  /** Tests that pass on every reference run, none quarantined. */
   referenceTests(): Promise<{ stable: Set<string>; run: TestRun }> {
     this.reference ??= (async () => {
-      // Side by side: every candidate waits for them, and a clean suite's flaky test shows as well under load.
-      const runs = await Promise.all(
-        Array.from({ length: this.opts.referenceRuns ?? 3 }, async () => {
-          const ws = await this.workspace();
-          try {
-            const r = await this.run(ws, true);
-            if (r.outcome !== 'completed' || !r.exitAgrees) {
-              throw new Error(`${this.built.env.spec.name}: the reference run is not usable: ${r.reason}\n${r.outputTail}`);
-            }
-            return r;
-          } finally {
-            ws.dispose();
+      const once = async () => {
+        const ws = await this.workspace();
+        try {
+          const r = await this.run(ws, true);
+          if (r.outcome !== 'completed' || !r.exitAgrees) {
+            throw new Error(`${this.built.env.spec.name}: the reference run is not usable: ${r.reason}\n${r.outputTail}`);
           }
-        }),
-      );
+          return r;
+        } finally {
+          ws.dispose();
+        }
+      };
+      // Side by side: every candidate waits for them, and a clean suite's flaky test shows as well under load.
+      const first = this.opts.referenceRuns ?? 3;
+      const runs = await Promise.all(Array.from({ length: first }, once));
+      this.quarantineDisagreements(runs);
+      // A suite that has shown a flaky test is run until SHAKY_REFERENCE_RUNS in all, in rounds of `first`.
+      while (this.shaky && runs.length < Math.max(first, SHAKY_REFERENCE_RUNS)) {
+        runs.push(...(await Promise.all(Array.from({ length: Math.min(first, SHAKY_REFERENCE_RUNS - runs.length) }, once))));
+        this.quarantineDisagreements(runs);
+      }
       this.referenceMs = Math.max(...runs.map((r) => r.durationMs));
       const stable = new Set([...runs[0]!.tests.values()].filter((t) => runs.every((r) => r.tests.get(t.id)?.status === 'passed')).map((t) => t.id));
       return { stable, run: runs[0]! };
     })();
     return this.reference;
+  }
+
+  /** Quarantines every test that did not give one status across runs of the same code. */
+  private quarantineDisagreements(runs: TestRun[]): void {
+    const ids = new Set(runs.flatMap((r) => [...r.tests.keys()]));
+    for (const id of ids) if (new Set(runs.map((r) => r.tests.get(id)?.status ?? 'missing')).size > 1) this.quarantine.add(id);
   }
 
   /** Marks bugs as already taken (e.g. by stored tasks), by their patch keys. */
@@ -161,7 +200,8 @@ export class EnvValidator {
 
   /** The checks themselves: fails with the bug, passes with the fix, stable, no leak, a graded layout. */
   async check(c: CandidateChange): Promise<Verdict> {
-    const { stable } = await this.referenceTests();
+    const { stable: reference } = await this.referenceTests();
+    const stable = [...reference].filter((id) => !this.quarantine.has(id));
 
     let ws: Workspace;
     try {
@@ -178,7 +218,7 @@ export class EnvValidator {
       const dropped: string[] = [];
       const failures: Record<string, string> = {};
       const testFiles: Record<string, string> = {};
-      const runs = this.opts.candidateRuns ?? 2;
+      const runs = (this.opts.candidateRuns ?? 2) + (this.shaky ? 1 : 0);
       let layoutStart: LayoutStart | undefined;
       for (let i = 0; i < runs; i++) {
         if (i > 0 && i === runs - 1) {
@@ -194,8 +234,8 @@ export class EnvValidator {
         const r = await this.run(ws, true);
         if (r.outcome === 'timeout') return { valid: false, reason: 'timeout', detail: r.reason ?? 'timeout' };
         if (r.outcome !== 'completed') return { valid: false, reason: 'infra', detail: r.reason ?? 'infrastructure error' };
-        const failing = [...stable].filter((id) => r.tests.get(id)?.status !== 'passed');
-        const passing = [...stable].filter((id) => r.tests.get(id)?.status === 'passed');
+        const failing = stable.filter((id) => r.tests.get(id)?.status !== 'passed');
+        const passing = stable.filter((id) => r.tests.get(id)?.status === 'passed');
         for (const id of failing) {
           const t = r.tests.get(id);
           failures[id] ??= t?.message ?? 'the test did not run';
@@ -209,7 +249,9 @@ export class EnvValidator {
         } else {
           const keepF = f2p.filter((id) => failing.includes(id));
           const keepP = p2p.filter((id) => passing.includes(id));
-          dropped.push(...f2p.filter((id) => !keepF.includes(id)), ...p2p.filter((id) => !keepP.includes(id)));
+          const disagreed = [...f2p.filter((id) => !keepF.includes(id)), ...p2p.filter((id) => !keepP.includes(id))];
+          dropped.push(...disagreed);
+          for (const id of disagreed) this.quarantine.add(id); // two results on the same broken code: flaky
           f2p = keepF;
           p2p = keepP;
         }
@@ -227,7 +269,8 @@ export class EnvValidator {
         return { valid: false, reason: 'fix-fails', detail: `the reference fix does not apply: ${errorMessage(err)}` };
       }
       if (await this.differsFromSnapshot(ws)) return { valid: false, reason: 'fix-fails', detail: 'the reference fix does not restore the original code' };
-      const fixed = await this.run(ws);
+      // Where a test has shown flakiness the fix gets a run of its own, not the reference's result.
+      const fixed = await this.run(ws, this.shaky);
       if (fixed.outcome !== 'completed') return { valid: false, reason: fixed.outcome === 'timeout' ? 'timeout' : 'infra', detail: fixed.reason ?? '' };
       const fixFails = [...f2p, ...p2p].filter((id) => fixed.tests.get(id)?.status !== 'passed');
       dropped.push(...fixFails);

@@ -70,6 +70,17 @@ const SAFE = [
 ];
 
 /**
+ * `git add` of every file in a tree FrogNano copied from a snapshot, the
+ * project's .gitignore notwithstanding: the snapshot holds exactly the
+ * repository's files, and one committed under an ignored path (a build in
+ * dist/) must be in the commit, or a change to it looks like a leak.
+ * `excluded`: top-level paths never recorded (layer mount points, runner output).
+ */
+export function addEverything(excluded: string[] = []): string[] {
+  return ['add', '-A', '--force', '--', '.', ...excluded.map((p) => `:(top,exclude)${p}`)];
+}
+
+/**
  * Several git calls in one shell, stopping at the first that fails: one
  * process started from Node instead of one per call (each costs 5-15 ms).
  * For trees FrogNano itself made; no input, same limits as git().

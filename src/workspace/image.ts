@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, gitScript } from '../util/git.js';
+import { addEverything, git, gitScript } from '../util/git.js';
 import { sweepOrphans, track, untrack } from './cleanup.js';
 
 /** Folders test runners write into the work tree on every run: node-tap's results and coverage data. */
@@ -125,10 +125,10 @@ export async function initGitDir(gitDir: string, excluded: string[]): Promise<vo
  * own copy of that git dir as .git. `pack`: the objects in one pack, so an
  * image's copies hold a few files instead of one per object.
  */
-export async function commitTree(gitDir: string, root: string, pack = false): Promise<void> {
+export async function commitTree(gitDir: string, root: string, excluded: string[], pack = false): Promise<void> {
   const ws = ['--git-dir', gitDir, '--work-tree', root];
   await gitScript([
-    [...ws, 'add', '-A'],
+    [...ws, ...addEverything(excluded)],
     [...ws, 'commit', '-q', '--no-verify', '--no-gpg-sign', '--allow-empty', '-m', 'workspace'],
     ...(pack
       ? [
@@ -151,7 +151,8 @@ export async function buildTree(r: ImageRecipe, root: string, gitDir: string, fr
     rmSync(join(root, rel), { recursive: true, force: true });
     mkdirSync(join(root, rel), { recursive: true }); // mount point for the read-only layer
   }
-  await initGitDir(gitDir, [...r.layerPaths, ...RUNNER_OUTPUT]);
+  const excluded = [...r.layerPaths, ...RUNNER_OUTPUT];
+  await initGitDir(gitDir, excluded);
   const ws = { gitDir, workTree: root };
   const apply = (patch: string) => git(['apply', '--whitespace=nowarn', '-'], { ...ws, input: patch }).then(() => undefined);
   if (!from) {
@@ -159,7 +160,7 @@ export async function buildTree(r: ImageRecipe, root: string, gitDir: string, fr
     for (const rel of r.removeFiles ?? []) rmSync(join(root, rel), { force: true });
   }
   await r.prepare?.({ root, apply });
-  await commitTree(gitDir, root, !from);
+  await commitTree(gitDir, root, excluded, !from);
 }
 
 /** Prepared images of this process, by key; the least recently used go past `max`. */

@@ -30,6 +30,7 @@ export const LAYERS: Readonly<Record<string, number>> = {
   queue: 11,
   train: 12,
   eval: 12,
+  onboard: 13,
   serve: 13,
   evidence: 13,
   cli: 14,

@@ -52,6 +52,9 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
       const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data]);
       assert.equal(added.code, 0, added.err);
     }
+    // train uses only environments env check accepted.
+    const checked = await runCli(['env', 'check', '--data-dir', data, ...tinyTrainEnvs().keys()]);
+    assert.equal(checked.code, 0, checked.out);
   });
   after(killLeftovers);
 

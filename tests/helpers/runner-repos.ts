@@ -18,7 +18,8 @@ export function writeRepo(files: RepoFiles, name: string): string {
   return dir;
 }
 
-const LIB = `function add(a, b) {
+/** The little library every runner's fixture tests. */
+export const LIB = `function add(a, b) {
   return a + b;
 }
 function clamp(x, lo, hi) {
