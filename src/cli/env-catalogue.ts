@@ -3,6 +3,9 @@
 import { catalogueEntry, cataloguePath, loadCatalogue, type CatalogueEntry } from '../env/catalogue.js';
 import type { InferOptions } from '../env/infer.js';
 import { table } from '../util/table.js';
+import { UserError } from '../util/errors.js';
+import { filterCatalogue } from './catalogue-envs.js';
+import { stringFlag } from './flags.js';
 import type { CliContext } from './context.js';
 
 /** What `env add` is given for a catalogue entry: its repository, commit and the flags it records. */
@@ -23,7 +26,14 @@ export function catalogueAdd(name: string): { target: string; options: InferOpti
 }
 
 export function listCatalogue(ctx: CliContext): number {
-  const entries = loadCatalogue();
+  const minYield = stringFlag(ctx.flags, 'min-yield');
+  const y = minYield === undefined ? undefined : Number(minYield);
+  if (y !== undefined && !(y >= 0 && y <= 1))
+    throw new UserError(`--min-yield ${minYield} is not a share between 0 and 1`, 'e.g. --min-yield 0.5 for entries where half the candidates became tasks');
+  const all = loadCatalogue();
+  const language = stringFlag(ctx.flags, 'language');
+  const runner = stringFlag(ctx.flags, 'runner');
+  const entries = filterCatalogue(all, { ...(language ? { language } : {}), ...(runner ? { runner } : {}), ...(y !== undefined ? { minYield: y } : {}) });
   if (ctx.flags.json) {
     ctx.out(JSON.stringify(entries, null, 2));
     return 0;
@@ -47,7 +57,8 @@ export function listCatalogue(ctx: CliContext): number {
     ];
   });
   ctx.out(table(['name', 'language', 'runner', 'commit', 'flags', 'check', 'tests', 'valid/tried', 'fix solves'], rows));
-  ctx.out(`\n${entries.length} entries in ${cataloguePath()}; add one with: frognano env add --from-catalogue NAME`);
+  const shown = entries.length === all.length ? `${all.length} entries` : `${entries.length} of ${all.length} entries`;
+  ctx.out(`\n${shown} in ${cataloguePath()}; add one with: frognano env add --from-catalogue NAME, or train on them with --envs catalogue:FILTER`);
   return 0;
 }
 

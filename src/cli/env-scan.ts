@@ -17,8 +17,9 @@ import { commandLine, intFlag, stringFlag } from './flags.js';
 export const SCAN_HELP = `  frognano env scan LIST [--out DIR] [--workers N] [--probe N] [--seed S] [--json]
 
 env scan    onboard every repository of LIST (one a line: URL-or-path [commit] [name]) with zero
-            flags: clone at the commit, add, check, synthesize --probe candidates (default 6), grade
-            each valid task with its reference fix (must earn 1) and an empty change (must not).
+            flags: clone at the commit, add, check, synthesize procedural candidates in rounds of 4
+            until 3 are valid or --probe are tried (default 12), grade each valid task with its
+            reference fix (must earn 1) and an empty change (must not).
             Kept or rejected with one named class; --workers repositories at once (default 2);
             results in DIR/results.jsonl (default <data-dir>/scans/<list name>), so a rerun resumes;
             kept ones stay registered and get catalogue entries in DIR/catalogue.json`;
@@ -30,7 +31,7 @@ export async function scanCommand(ctx: CliContext, store: Store, rest: string[])
   const dir = dataDir(stringFlag(ctx.flags, 'data-dir'));
   const outDir = stringFlag(ctx.flags, 'out') ?? join(dir, 'scans', basename(listPath).replace(/\.[^.]*$/, ''));
   const workers = intFlag(ctx.flags.workers, '--workers', 2, 1);
-  const probe = intFlag(ctx.flags.probe, '--probe', 6, 1);
+  const probe = intFlag(ctx.flags.probe, '--probe', 12, 1);
   const seed = intFlag(ctx.flags.seed, '--seed', 0, 0);
   mkdirSync(outDir, { recursive: true });
   const lock = acquireLock(outDir, `scan output ${outDir}`, commandLine(ctx), ctx.err);

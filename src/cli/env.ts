@@ -21,7 +21,7 @@ export const ENV_HELP = `Usage:
                    [--report FMT] [--env KEY=VALUE ...] [--test-paths GLOB,...] [--ref REF] [--json]
   frognano env add --from-catalogue NAME [--name N] [--force] [--json]
   frognano env check [name ...|--all] [--runtime bwrap|local|docker] [--image IMG] [--json]
-  frognano env catalogue [--json|--markdown]
+  frognano env catalogue [--language L] [--runner R] [--min-yield SHARE] [--json|--markdown]
 ${SCAN_HELP}
 
 env list    the starter environments and those you added, with their last check
@@ -33,7 +33,8 @@ env add     register your repository; a spec is inferred unless it has environme
             A name already registered is refused: --force replaces that environment,
             --name registers this one under another name (a starter's name is never replaced)
             --from-catalogue clones a catalogue entry at its pinned commit (needs network)
-env catalogue   the pinned public repositories, with their last verification
+env catalogue   the pinned public repositories, with their last verification; filtered by
+            language, runner, or least procedural yield (valid/candidates, 0 to 1)
 env check   build the dependency layer, run the reference suite twice in the sandbox,
             and accept the environment only with >= 80% passing tests and no flaky test`;
 

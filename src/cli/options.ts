@@ -25,7 +25,7 @@ const MODEL = names('model base-url api-key model-path model-timeout extra-body 
 export const COMMAND_OPTIONS: Record<string, Options> = {
   help: {},
   env: {
-    ...names('name language runner test-command report test-paths ref from-catalogue out workers probe seed', str),
+    ...names('name language runner test-command report test-paths ref from-catalogue out workers probe seed min-yield', str),
     env: { type: 'string', multiple: true },
     all: bool,
     force: bool,

@@ -35,7 +35,9 @@ training. Killed, or stopped by its time limit, and rerun with the same
   --ablate LIST        frontier parts to switch off, to measure what each carries: restock
                        (the first pool is all), weighting (equal chances), controller (random
                        knobs), probe (admit unprobed), replay (retired tasks never replayed)
-  --envs LIST          training environments (default ${D.envs.join(',')})
+  --envs LIST          training environments (default ${D.envs.join(',')}); catalogue:FILTER
+                       adds the catalogue's entries of a language or runner (catalogue:python,
+                       catalogue:typescript+vitest, catalogue:all), cloned and checked on first use
   --held-out LIST      held-out environments (default ${D.heldOut.join(',')})
   --families LIST      operator families of training tasks, among those that apply to each
                        environment (default ${D.families.join(',')}; all: ${OPERATOR_FAMILIES.join(',')})

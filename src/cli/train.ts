@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { allEnvironments } from '../env/registry.js';
 import { gateEnvironments } from './env-gate.js';
+import { expandCatalogueEnvs } from './catalogue-envs.js';
 import { selectRuntime } from '../runtime/select.js';
 import { Store } from '../store/store.js';
 import { DEFAULT_ATTEMPT_BUDGET_MB } from '../store/attempts.js';
@@ -46,6 +47,13 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
   let lock: HeldLock | undefined;
   let stop: TrainStop | undefined;
   try {
+    const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err });
+    // catalogue:FILTER names become the matching entries, added and checked on first use.
+    if ([...cfg.envs, ...cfg.heldOut].some((n) => n.startsWith('catalogue:'))) {
+      const expand = (names: string[]) => expandCatalogueEnvs(names, { store, dataDir: dir, runtime, say: ctx.err });
+      cfg.envs = await expand(cfg.envs);
+      cfg.heldOut = (await expand(cfg.heldOut)).filter((n) => !cfg.envs.includes(n));
+    }
     const envs = new Map(allEnvironments(store).map((e) => [e.spec.name, e]));
     for (const name of [...cfg.envs, ...cfg.heldOut]) {
       if (!envs.has(name)) throw new UserError(`unknown environment "${name}"`, `known: ${[...envs.keys()].join(', ')}`);
@@ -64,7 +72,6 @@ export async function trainCommand(ctx: CliContext): Promise<number> {
         );
       }
     }
-    const runtime = selectRuntime({ name: stringFlag(f, 'runtime') ?? 'auto', warn: ctx.err });
     const runName = String(f.run ?? 'default');
     const runDir = join(dir, 'runs', runName);
     mkdirSync(runDir, { recursive: true });

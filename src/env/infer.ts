@@ -61,8 +61,10 @@ function jsDependencies(p: Project): DependencyPlan {
   const deps = [pkg?.dependencies, pkg?.devDependencies].flatMap((d) => (d && typeof d === 'object' ? Object.keys(d) : []));
   if (deps.length === 0) return { setup: [], layer: [], env: {} };
   // Without npm's lockfile (a pnpm or yarn project, or none), peer ranges npm would refuse are taken as pnpm and yarn take them.
+  // A lockfile out of step with package.json makes npm ci refuse; a user would then run npm install, and so does setup.
+  const install = 'npm install --no-audit --no-fund --legacy-peer-deps';
   return {
-    setup: [p.exists('package-lock.json') ? 'npm ci --no-audit --no-fund' : 'npm install --no-audit --no-fund --legacy-peer-deps'],
+    setup: [p.exists('package-lock.json') ? `npm ci --no-audit --no-fund || ${install}` : install],
     layer: ['node_modules'],
     env: {},
   };

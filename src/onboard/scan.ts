@@ -16,6 +16,8 @@ import type { Store } from '../store/store.js';
 import { referenceFiles } from '../task/reference.js';
 import type { Task } from '../task/task.js';
 import { synthesize } from '../taskpilot/synth.js';
+import type { EnvValidator } from '../taskpilot/validate.js';
+import { deriveSeed } from '../util/rng.js';
 import { errorMessage, UserError } from '../util/errors.js';
 import { git } from '../util/git.js';
 import { isRecord } from '../util/guards.js';
@@ -52,7 +54,7 @@ export interface ScanOptions {
   runtime: Runtime;
   outDir: string;
   workers: number;
-  /** Procedural candidates in the probe. */
+  /** Procedural candidates the probe tries at most (it stops at WANTED valid tasks). */
   probe: number;
   seed: number;
   onStart?: (item: ScanItem) => void;
@@ -61,6 +63,10 @@ export interface ScanOptions {
 }
 
 export const RESULTS_FILE = 'results.jsonl';
+
+/** The probe's rounds: candidates each, and the valid tasks that end it early. */
+const ROUND = 4;
+const WANTED = 3;
 
 /** Results already written (a line cut off by a kill is ignored, and its repository scanned again). */
 export function readResults(outDir: string): ScanResult[] {
@@ -185,23 +191,35 @@ async function probe(
 ): Promise<ScanResult> {
   const env = findEnvironment(opts.store, item.name);
   const tasks: Task[] = [];
-  step(`synthesizing ${opts.probe} candidates`);
-  const stats = await synthesize({
-    envs: [env],
-    n: opts.probe,
-    strategies: ['procedural'],
-    workers: 1,
-    seed: opts.seed,
-    hint: 'symptom',
-    visibility: 'visible',
-    outDir: join(opts.outDir, 'tasks', item.name),
-    dataDir: opts.dataDir,
-    runtime: opts.runtime,
-    onTask: (t) => tasks.push(t),
-  });
-  const counts = stats.byEnv[item.name];
-  const rejected = Object.fromEntries(Object.entries(counts?.outcomes ?? {}).filter(([k]) => k !== 'valid')) as Record<string, number>;
-  const synthesized = { ...checked, candidates: counts?.candidates ?? 0, valid: tasks.length, rejected };
+  // Rounds of ROUND candidates until WANTED are valid or --probe are tried: a fixed small probe
+  // rejected a repository whose yield is one in four one time in ten (0.75^8).
+  const validators = new Map<string, EnvValidator>();
+  const outcomes: Record<string, number> = {};
+  let candidates = 0;
+  for (let round = 0; candidates < opts.probe && tasks.length < WANTED; round++) {
+    const n = Math.min(ROUND, opts.probe - candidates);
+    step(`synthesizing: ${tasks.length} valid of ${candidates}, ${n} more`);
+    const stats = await synthesize({
+      envs: [env],
+      n,
+      strategies: ['procedural'],
+      workers: 1,
+      seed: deriveSeed(opts.seed, 'probe', round),
+      hint: 'symptom',
+      visibility: 'visible',
+      outDir: join(opts.outDir, 'tasks', item.name),
+      dataDir: opts.dataDir,
+      runtime: opts.runtime,
+      validators,
+      onTask: (t) => tasks.push(t),
+    });
+    const counts = stats.byEnv[item.name];
+    if (!counts || counts.candidates === 0) break; // no operator has a site: more rounds make nothing
+    candidates += counts.candidates;
+    for (const [k, v] of Object.entries(counts.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + (v ?? 0);
+  }
+  const rejected = Object.fromEntries(Object.entries(outcomes).filter(([k]) => k !== 'valid'));
+  const synthesized = { ...checked, candidates, valid: tasks.length, rejected };
   if (tasks.length === 0) {
     const why = Object.entries(rejected)
       .map(([k, n]) => `${k} ${n}`)

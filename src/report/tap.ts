@@ -137,6 +137,8 @@ export function parseTap(text: string): ParsedReport {
   const structured = lines.some((l) => /^\s*# Subtest: /.test(l));
   let declaredTotal: number | undefined;
   let sawTap = false;
+  // Old node-tap buffers a subtest: "ok 1 - name {", its points below, then "}" (children after the parent, not before).
+  const buffered: (Point | undefined)[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const indent = line.length - line.trimStart().length;
@@ -150,10 +152,17 @@ export function parseTap(text: string): ParsedReport {
       openNames[depth] = stableTestName(unescape(sub[1]!));
       announced[depth] = true;
     }
+    if (body === '}' && indent % 4 === 0 && buffered[depth]) {
+      buffered[depth]!.children = pending[depth + 1] ?? [];
+      pending[depth + 1] = [];
+      buffered[depth] = undefined;
+      continue;
+    }
     const m = POINT.exec(body);
     if (!m || indent % 4 !== 0) continue;
     sawTap = true;
-    const { name, directive } = splitDirective(m[2] ?? '');
+    const opensBlock = /\s\{$/.test(m[2] ?? '');
+    const { name, directive } = splitDirective((m[2] ?? '').replace(/\s\{$/, ''));
     // A YAML diagnostic block may follow, indented two more spaces.
     const yamlLines: string[] = [];
     if (lines[i + 1]?.trim() === '---') {
@@ -165,7 +174,8 @@ export function parseTap(text: string): ParsedReport {
     const point: Point = {
       ok: !m[1],
       name: stableTestName(unescape(name)),
-      announced: !structured || depth === 0 || announced[depth] === true,
+      // Inside a buffered block a point is an assertion unless it opens a block of its own.
+      announced: depth > 0 && buffered[depth - 1] ? opensBlock : !structured || depth === 0 || announced[depth] === true,
       ...(directive ? { directive } : {}),
       yaml: readYaml(yamlLines),
       children: pending[depth + 1]!,
@@ -173,6 +183,7 @@ export function parseTap(text: string): ParsedReport {
     pending[depth + 1] = [];
     pending[depth]!.push(point);
     announced[depth] = false;
+    if (opensBlock) buffered[depth] = point;
   }
   if (!sawTap) throw new Error('not a TAP report: no TAP version line and no test points');
   // Points left at deeper levels belong to a parent that never closed (the

@@ -13,7 +13,7 @@ import { loadState } from '../../src/train/state.js';
 import { Store } from '../../src/store/store.js';
 import { RunQueries } from '../../src/serve/runs.js';
 import { TaskQueries } from '../../src/serve/tasks.js';
-import { runCli } from '../helpers/cli.js';
+import { addChecked, runCli } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { toyEnv, toyTrainArgs, warmDevServer } from '../helpers/lm-toy.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -124,8 +124,7 @@ describe('frognano train --learner tinker: a killed run resumes', () => {
     // The toy environment, registered through the CLI from a folder carrying its spec.
     const env = toyEnv('toy-ops');
     writeFileSync(join(env.baseDir, 'environment.json'), JSON.stringify(env.spec, null, 2));
-    const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data]);
-    assert.equal(added.code, 0, added.err);
+    await addChecked(env.baseDir, data);
 
     const tokenizer = writeTinyModelFolder(join(root, 'tokenizer'));
     const codec = ChatCodec.load(tokenizer);

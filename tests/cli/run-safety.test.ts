@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadState } from '../../src/train/state.js';
 import { processAlive } from '../../src/util/process.js';
 import { acquireLock, LOCK_FILE } from '../../src/util/lock.js';
-import { runCli } from '../helpers/cli.js';
+import { addChecked, runCli } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { tinyTrainEnvs } from '../helpers/train-env.js';
 import { tempDir } from '../helpers/workspace.js';
@@ -49,12 +49,8 @@ describe('train: one writer per run, and a clean stop on Ctrl-C or SIGTERM', () 
   before(async () => {
     for (const env of tinyTrainEnvs().values()) {
       writeFileSync(join(env.baseDir, 'environment.json'), JSON.stringify(env.spec));
-      const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data]);
-      assert.equal(added.code, 0, added.err);
+      await addChecked(env.baseDir, data);
     }
-    // train uses only environments env check accepted.
-    const checked = await runCli(['env', 'check', '--data-dir', data, ...tinyTrainEnvs().keys()]);
-    assert.equal(checked.code, 0, checked.out);
   });
   after(killLeftovers);
 

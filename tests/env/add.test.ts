@@ -35,7 +35,7 @@ describe('env add', () => {
     const dir = repo({ 'package.json': JSON.stringify({ devDependencies: { jest: '29' } }), 'package-lock.json': '{}', '__tests__/a.test.js': '' });
     const { spec } = await addEnvironment(store, dir, { name: 'jsx' });
     assert.equal(spec.language, 'javascript');
-    assert.deepEqual(spec.setup, ['npm ci --no-audit --no-fund']);
+    assert.deepEqual(spec.setup, ['npm ci --no-audit --no-fund || npm install --no-audit --no-fund --legacy-peer-deps']);
     assert.deepEqual(spec.layer, ['node_modules']);
     assert.equal(spec.test.report.format, 'jest-json');
     assert.equal(spec.test.command[0], 'node', 'calls the runner directly, not npm test');

@@ -78,6 +78,48 @@ describe('the catalogue', () => {
     assert.match(list.out, /ut-lib\s+python\s+unittest/);
   });
 
+  it('env catalogue filters by language, runner and yield', async () => {
+    const ut = await runCli(['env', 'catalogue', '--runner', 'unittest']);
+    assert.match(ut.out, /^ut-lib\s/m);
+    assert.doesNotMatch(ut.out, /^src-lib\s/m);
+    assert.match(ut.out, /1 of 2 entries/);
+    const none = await runCli(['env', 'catalogue', '--min-yield', '0.5']);
+    assert.match(none.out, /0 of 2 entries/, 'entries without a verification have no yield');
+    assert.notEqual((await runCli(['env', 'catalogue', '--min-yield', '2'])).code, 0);
+  });
+
+  it('train --envs catalogue:FILTER adds and checks the matching entries on first use, then trains on them', { timeout: 600_000 }, async () => {
+    const fresh = tempDir();
+    const r = await runCli([
+      'train',
+      '--data-dir',
+      fresh,
+      '--envs',
+      'catalogue:pytest',
+      '--held-out=',
+      '--steps',
+      '1',
+      '--budget',
+      '4',
+      '--batch',
+      '2',
+      '--group',
+      '2',
+      '--eval-tasks',
+      '0',
+    ]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /catalogue:pytest: adding src-lib from file:\/\//);
+    assert.match(r.err, /catalogue:pytest: checking src-lib/);
+    assert.doesNotMatch(r.err, /ut-lib/, 'only the entries that match');
+    const store = new Store(fresh);
+    try {
+      assert.equal(store.latestChecks().get('src-lib')?.accepted, true);
+    } finally {
+      store.close();
+    }
+  });
+
   it('the bundled catalogue is well formed, and every verified entry was accepted with the reference fix solving each valid task', () => {
     for (const e of loadCatalogue(catalogueFile)) {
       if (!e.verified) continue;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli } from '../helpers/cli.js';
+import { addChecked, runCli } from '../helpers/cli.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
 import { loadState } from '../../src/train/state.js';
@@ -20,8 +20,7 @@ describe('frognano evidence --learner tinker', () => {
     for (const name of ['toy-ops', 'toy-held']) {
       const env = toyEnv(name);
       writeFileSync(join(env.baseDir, 'environment.json'), JSON.stringify(env.spec, null, 2));
-      const added = await runCli(['env', 'add', env.baseDir, '--data-dir', data]);
-      assert.equal(added.code, 0, added.err);
+      await addChecked(env.baseDir, data);
     }
     const tokenizer = writeTinyModelFolder(join(root, 'tokenizer'));
     const { server, warm } = await warmDevServer(ChatCodec.load(tokenizer), join(root, 'checkpoints'));

@@ -11,15 +11,14 @@ import { Queue } from 'bullmq';
 import { BULL_PREFIX, parseQueueUrl } from '../../src/queue/connection.js';
 import { ChatCodec } from '../../src/tokens/codec.js';
 import { writeTinyModelFolder } from '../../src/tokens/tiny-folder.js';
-import { runCli } from '../helpers/cli.js';
+import { addChecked } from '../helpers/cli.js';
 import { killLeftovers, spawnCli } from '../helpers/cli-lm.js';
 import { toyEnv, toyTrainArgs, warmDevServer } from '../helpers/lm-toy.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { tempDir } from '../helpers/workspace.js';
 
 async function addEnv(dir: string, data: string): Promise<void> {
-  const { code, err } = await runCli(['env', 'add', dir, '--data-dir', data]);
-  assert.equal(code, 0, err);
+  await addChecked(dir, data);
 }
 
 describe('train --learner tinker --queue', { skip: redisMissing() }, () => {

@@ -119,3 +119,20 @@ describe('TAP parser (node-tap output): ids stable across runs', () => {
     assert.deepEqual(statuses(parseTap(flat).tests), { adds: 'passed' });
   });
 });
+
+describe('old node-tap buffered subtests', () => {
+  it('reads "ok 1 - file # time=... {" with its points below as one test, named without the timing', () => {
+    const run = (ms: string, second: 'ok' | 'not ok') =>
+      parseTap(
+        ['TAP version 13', `ok 1 - test.js # time=${ms}ms {`, '    ok 1 - isArray', `    ${second} 2 - isDate`, '    1..2', '}', '1..1', `# time=${ms}ms`].join(
+          '\n',
+        ),
+      ).tests;
+    assert.deepEqual(run('21.934', 'ok'), [{ id: 'test.js', status: 'passed' }]);
+    const failed = run('25.593', 'not ok');
+    assert.equal(failed.length, 1);
+    assert.equal(failed[0]!.id, 'test.js');
+    assert.equal(failed[0]!.status, 'failed');
+    assert.match(failed[0]!.message ?? '', /isDate/);
+  });
+});

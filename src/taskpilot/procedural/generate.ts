@@ -77,18 +77,36 @@ export interface ProceduralOptions {
   operators?: string[];
 }
 
+/** Draws for one attempt before it settles for a site an earlier attempt took. */
+const REDRAWS = 8;
+
 /**
  * n attempts. Each picks an operator uniformly among those with a site here,
- * then a site uniformly, from its own derived seed (recorded for replay).
+ * then a site uniformly, from its own derived seed (recorded for replay). A
+ * pick an earlier attempt of this run made (same operator, file and place)
+ * is drawn again from a seed derived from the first, up to REDRAWS times:
+ * the same bug twice was one validation's worth of nothing (issue 53).
  */
 export async function* proceduralAttempts(files: SourceFile[], opts: ProceduralOptions): AsyncGenerator<ProceduralAttempt> {
   const index = (await indexSites(files, opts.operators)).filter((e) => e.sites.length > 0);
   if (index.length === 0) return;
+  const taken = new Set<string>();
   for (let i = 0; i < opts.n; i++) {
-    const seed = deriveSeed(opts.seed, opts.salt, i);
-    const random = rng(seed);
-    const entry = index[Math.floor(random() * index.length)]!;
-    const site = entry.sites[Math.floor(random() * entry.sites.length)]!;
+    const first = deriveSeed(opts.seed, opts.salt, i);
+    let pick: { seed: number; random: () => number; entry: SiteIndex; site: SiteIndex['sites'][number] } | undefined;
+    for (let k = 0; k <= REDRAWS; k++) {
+      const seed = k === 0 ? first : deriveSeed(first, 'redraw', k);
+      const random = rng(seed);
+      const entry = index[Math.floor(random() * index.length)]!;
+      const site = entry.sites[Math.floor(random() * entry.sites.length)]!;
+      pick = { seed, random, entry, site };
+      const key = `${entry.op.name}\0${site.file.rel}\0${site.node.startIndex}`;
+      if (!taken.has(key)) {
+        taken.add(key);
+        break;
+      }
+    }
+    const { seed, random, entry, site } = pick!;
     const base = { operator: entry.op.name, family: entry.op.family, seed };
     const result = await applyAt(entry.op, site.file, site.node, random);
     if (typeof result === 'string') yield { ...base, failure: result };
