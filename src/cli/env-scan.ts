@@ -18,7 +18,8 @@ export const SCAN_HELP = `  frognano env scan LIST [--out DIR] [--workers N] [--
 
 env scan    onboard every repository of LIST (one a line: URL-or-path [commit] [name]) with zero
             flags: clone at the commit, add, check, synthesize procedural candidates in rounds of 4
-            until 3 are valid or --probe are tried (default 12), grade each valid task with its
+            until 3 are valid or --probe are tried (default 12; rounds alternate visible and hidden
+            failing tests), grade each valid task with its
             reference fix (must earn 1) and an empty change (must not).
             Kept or rejected with one named class; --workers repositories at once (default 2);
             results in DIR/results.jsonl (default <data-dir>/scans/<list name>), so a rerun resumes;

@@ -12,6 +12,7 @@ export type Cause =
   | 'undeclared-dependency'
   | 'missing-plugin'
   | 'syntax-error'
+  | 'runtime-version'
   | 'module-format'
   | 'typescript-error'
   | 'other-error';
@@ -129,6 +130,10 @@ const RULES: Rule[] = [
       fix: 'the runner loads an ES module as CommonJS: the runner or its config needs ESM support',
     }),
   },
+  {
+    re: /node: bad option: \S+|Python 3\.\d+ or (?:later|newer) is required/,
+    explain: (m) => ({ cause: 'runtime-version', error: cut(m[0]), fix: `the tests need a newer runtime than this machine's (Node ${process.versions.node})` }),
+  },
   { re: /^.*\berror TS\d+: .+$|TSError: .+/m, explain: (m) => ({ cause: 'typescript-error', error: cut(m[0]) }) },
   {
     re: /^E?\s*(SyntaxError: .+)$/m,
@@ -159,7 +164,7 @@ export function explainFailure(texts: string[], root: string): Explanation | nul
 }
 
 const ERROR_LINE =
-  /Error\b|Exception\b|Cannot find (?:module|package)|unrecognized arguments|is required for the TypeScript|ERR_REQUIRE_ESM|require\(\) of ES Module/;
+  /Error\b|Exception\b|bad option|Cannot find (?:module|package)|unrecognized arguments|is required for the TypeScript|ERR_REQUIRE_ESM|require\(\) of ES Module/;
 
 /**
  * The lines of a run's output that may explain a failure, kept with the run

@@ -15,6 +15,7 @@ export const SCAN_CLASSES = {
   'undeclared-dependency': 'the tests need a package the project does not declare',
   'missing-plugin': 'the runner is configured with a plugin that is not installed',
   'syntax-error': 'the code does not parse with this machine’s interpreter',
+  'runtime-version': 'the tests need another Node or Python version than this machine’s',
   'module-format': 'the runner loads ES modules as CommonJS or the reverse',
   'typescript-error': 'the TypeScript does not compile',
   'other-error': 'the suite fails with an error of another kind',
@@ -41,7 +42,7 @@ export function checkClass(result: CheckResult, setup: string[]): ScanClass {
     return setup.some((s) => /pip install/.test(s)) &&
       /pip|No matching distribution|Could not find a version|Network is unreachable|name resolution|ConnectionError/i.test(reasons)
       ? 'pypi-unreachable'
-      : /\b(ENOTFOUND|EAI_AGAIN|ETARGET|E404|ECONNREFUSED)\b|Could not resolve host/.test(reasons)
+      : /\b(ENOTFOUND|EAI_AGAIN|ETARGET|E404|ECONNREFUSED)\b|Could not resolve host|git --no-replace-objects ls-remote/.test(reasons)
         ? 'package-unreachable'
         : 'install-failed';
   }

@@ -206,7 +206,8 @@ async function probe(
       workers: 1,
       seed: deriveSeed(opts.seed, 'probe', round),
       hint: 'symptom',
-      visibility: 'visible',
+      // Training's ladder has rungs of both: a bug that fails one visible test and no check is a task only with its test hidden.
+      visibility: round % 2 === 0 ? 'visible' : 'hidden',
       outDir: join(opts.outDir, 'tasks', item.name),
       dataDir: opts.dataDir,
       runtime: opts.runtime,

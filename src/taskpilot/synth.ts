@@ -18,6 +18,7 @@ import { instructionLeaks, llmInstruction, writeInstruction } from './instructio
 import type { LlmGenerator } from './llm.js';
 import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
+import { reachedByTests } from './reachable.js';
 import { EnvValidator, type CheckChange, type RejectReason } from './validate.js';
 import { handwrittenCandidate, type HandwrittenBug } from './handwritten.js';
 import { isStorageFailure } from '../util/storage-failure.js';
@@ -251,9 +252,12 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
     opts.validators?.set(built.hash, validator);
     validator.remember(opts.knownBugKeys?.(env.spec.name) ?? []);
     const files = sourceFiles(built.snapshot, env.spec);
+    // Generated bugs go where the tests' imports reach (reachable.ts); all files where the reading finds none.
+    const reached = reachedByTests(built.snapshot, env.spec, files);
+    const targets = reached ? files.filter((f) => reached.has(f.rel)) : files;
     const candidates: Candidate[] = [];
     if (opts.strategies.includes('procedural')) {
-      for await (const a of proceduralAttempts(files, {
+      for await (const a of proceduralAttempts(targets, {
         n: opts.n,
         seed: opts.seed,
         salt: env.spec.name,
@@ -290,7 +294,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
       if (!opts.llm) throw new Error(`strategy ${strategy} needs a model: pass --model and --base-url`);
       for (let i = 0; i < opts.n; i++) {
         stats.planned++;
-        const made = await opts.llm.generate(strategy, files, { seed: opts.seed, salt: env.spec.name, index: i });
+        const made = await opts.llm.generate(strategy, targets, { seed: opts.seed, salt: env.spec.name, index: i });
         if ('failure' in made) tally(stats, { strategy, operators: [strategy], env: env.spec.name }, made.failure);
         else
           candidates.push({

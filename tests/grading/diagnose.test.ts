@@ -43,6 +43,12 @@ describe('explaining a broken suite', () => {
     assert.equal(declared?.cause, 'undeclared-dependency');
   });
 
+  it('tells a test command this Node does not know from a broken suite', () => {
+    const out = 'node: bad option: --experimental-transform-types';
+    assert.equal(explainFailure([out], repo)?.cause, 'runtime-version');
+    assert.equal(errorExcerpt(out), out);
+  });
+
   it('says nothing where nothing looks like an error', () => {
     assert.equal(explainFailure(['ok 1 - adds', '1 passing'], repo), null);
   });
