@@ -1,36 +1,13 @@
 // `--envs catalogue:FILTER` (train): the catalogue's entries that match, each
 // registered (cloned at its pinned commit) and checked on first use, so
 // training draws from the catalogue without an `env add` per repository.
-import { catalogueEntry, loadCatalogue, type CatalogueEntry } from '../env/catalogue.js';
+import { catalogueEntry, filterCatalogue, loadCatalogue, type CatalogueFilter } from '../env/catalogue.js';
 import { addEnvironment, findEnvironment, registeredEnvironment } from '../env/registry.js';
 import { checkEnvironment, checkRecord } from '../grading/env-check.js';
 import type { Runtime } from '../runtime/types.js';
 import type { Store } from '../store/store.js';
 import { UserError } from '../util/errors.js';
 import { catalogueAdd } from './env-catalogue.js';
-
-export interface CatalogueFilter {
-  language?: string;
-  runner?: string;
-  /** Least procedural yield (valid / candidates) of the entry's verification, 0 to 1. */
-  minYield?: number;
-}
-
-/** The yield of an entry's verification, or null when it has none. */
-export function entryYield(e: CatalogueEntry): number | null {
-  const v = e.verified;
-  return v && v.candidates > 0 ? v.valid / v.candidates : null;
-}
-
-export function filterCatalogue(entries: CatalogueEntry[], f: CatalogueFilter): CatalogueEntry[] {
-  return entries.filter(
-    (e) =>
-      (!f.language || e.language === f.language) &&
-      (!f.runner || e.runner === f.runner) &&
-      (f.minYield === undefined || (entryYield(e) ?? 0) >= f.minYield) &&
-      (e.verified?.accepted ?? true),
-  );
-}
 
 /** "python", "pytest", "all", or several joined by "+" ("typescript+vitest"): a language, a runner, or every entry. */
 export function parseCatalogueFilter(text: string): CatalogueFilter {

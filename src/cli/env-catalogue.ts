@@ -1,10 +1,9 @@
 // `frognano env catalogue` and `env add --from-catalogue NAME`: public
 // repositories pinned to a commit, with the figures of their last check.
-import { catalogueEntry, cataloguePath, loadCatalogue, type CatalogueEntry } from '../env/catalogue.js';
+import { catalogueEntry, cataloguePath, filterCatalogue, loadCatalogue, type CatalogueEntry } from '../env/catalogue.js';
 import type { InferOptions } from '../env/infer.js';
 import { table } from '../util/table.js';
 import { UserError } from '../util/errors.js';
-import { filterCatalogue } from './catalogue-envs.js';
 import { stringFlag } from './flags.js';
 import type { CliContext } from './context.js';
 

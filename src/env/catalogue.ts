@@ -81,3 +81,26 @@ export function catalogueEntry(name: string, path = cataloguePath()): CatalogueE
   }
   return entry;
 }
+
+export interface CatalogueFilter {
+  language?: string;
+  runner?: string;
+  /** Least procedural yield (valid / candidates) of the entry's verification, 0 to 1. */
+  minYield?: number;
+}
+
+/** The yield of an entry's verification, or null when it has none. */
+export function entryYield(e: CatalogueEntry): number | null {
+  const v = e.verified;
+  return v && v.candidates > 0 ? v.valid / v.candidates : null;
+}
+
+export function filterCatalogue(entries: CatalogueEntry[], f: CatalogueFilter): CatalogueEntry[] {
+  return entries.filter(
+    (e) =>
+      (!f.language || e.language === f.language) &&
+      (!f.runner || e.runner === f.runner) &&
+      (f.minYield === undefined || (entryYield(e) ?? 0) >= f.minYield) &&
+      (e.verified?.accepted ?? true),
+  );
+}

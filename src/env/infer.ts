@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UserError } from '../util/errors.js';
+import { isRecord } from '../util/guards.js';
 import { get, Project } from './project.js';
 import { SPEC_FILE } from './load.js';
 import { parseTestCommand, leadingAssignments, needReport } from './runners/command.js';
@@ -38,8 +39,16 @@ export interface Inference {
 
 const PY_RUNNERS: RunnerName[] = ['pytest', 'unittest'];
 
+/** A Python project that keeps a package.json for its front-end tooling: Python manifests, no npm test script, Python tests. */
+function pythonBesideNpm(p: Project): boolean {
+  if (!['pyproject.toml', 'setup.py', 'setup.cfg'].some((f) => p.exists(f))) return false;
+  const scripts = p.json('package.json')?.scripts;
+  const test = isRecord(scripts) ? scripts.test : undefined;
+  return typeof test !== 'string' && p.find((n) => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(n)).length > 0;
+}
+
 export function detectLanguage(p: Project): Language | null {
-  if (p.exists('package.json')) {
+  if (p.exists('package.json') && !pythonBesideNpm(p)) {
     return p.exists('tsconfig.json') || p.find((n) => /\.tsx?$/.test(n) && !n.endsWith('.d.ts')).length ? 'typescript' : 'javascript';
   }
   if (['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'].some((f) => p.exists(f))) return 'python';

@@ -86,6 +86,7 @@ const ELSEWHERE: Record<string, Elsewhere> = {
   'frognano evidence run --protocol reduced|full': { file: 'tests/cli/evidence.test.ts', shows: "'evidence', 'run', '--protocol'" },
   'frognano train --learner tinker --model M --tokenizer DIR --tinker-url URL': { file: 'tests/cli/lm.test.ts', shows: "'train', '--learner', 'tinker'" },
   'frognano tinker-dev': { file: 'tests/cli/lm.test.ts', shows: "spawnCli(['tinker-dev'" },
+  'frognano env scan LIST': { file: 'tests/onboard/scan.test.ts', shows: "'env', 'scan'" },
 };
 
 /** The lines run here, in this order (later ones use what earlier ones made). */

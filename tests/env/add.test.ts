@@ -105,3 +105,34 @@ describe('env add', () => {
     store.close();
   });
 });
+
+describe('env add on shapes the sample of real repositories showed', () => {
+  it('reads a testpaths folder written with a trailing slash', async () => {
+    const store = new Store(tempDir());
+    const { spec } = await addEnvironment(
+      store,
+      repo({ 'setup.cfg': '[tool:pytest]\ntestpaths = t/unit/\n', 'vine/__init__.py': '', 't/unit/test_a.py': 'def test_a():\n    pass\n' }),
+    );
+    assert.equal(spec.language, 'python');
+    assert.ok(
+      spec.testPaths.some((g) => g.startsWith('t/unit')),
+      spec.testPaths.join(', '),
+    );
+    store.close();
+  });
+
+  it('takes a Python project that keeps a package.json for front-end tooling (no npm test script) for Python', async () => {
+    const store = new Store(tempDir());
+    const { spec } = await addEnvironment(
+      store,
+      repo({
+        'package.json': JSON.stringify({ scripts: { build: 'lerna run build' } }),
+        'pyproject.toml': '[project]\nname = "nb"\n',
+        'nb/__init__.py': '',
+        'tests/test_nb.py': 'def test_a():\n    pass\n',
+      }),
+    );
+    assert.equal(spec.language, 'python');
+    store.close();
+  });
+});

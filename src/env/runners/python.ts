@@ -36,7 +36,8 @@ function isPyTestFile(rel: string): boolean {
 
 /** Folders with the project's tests: the config's testpaths, else tests/ or test/, else every folder holding a test file. */
 function testDirs(p: Project, configured: string[]): string[] {
-  const given = configured.filter((d) => p.exists(d));
+  // "tests/" and "./tests" name the folder "tests" (vine's and jupyter_client's testpaths).
+  const given = configured.map((d) => d.replace(/^\.\/+/, '').replace(/\/+$/, '')).filter((d) => d && p.exists(d));
   if (given.length) return given;
   for (const d of ['tests', 'test', 'testing']) if (p.exists(d) && p.find((f) => f.startsWith(`${d}/`) && f.endsWith('.py')).length) return [d];
   return [];
