@@ -168,6 +168,21 @@ describe('onboarding classes (issue 53)', () => {
     assert.match(text, /fix: genlib\._version is part of this repository but not committed/);
   });
 
+  it('a project that reads its own installed version is seen as installed (a minimal .dist-info in the layer)', async () => {
+    const dir = gitRepo('meta-lib', {
+      files: {
+        'setup.cfg': '[metadata]\nname = meta-lib\nversion = 1.2.3\n',
+        'metalib/__init__.py': 'from importlib.metadata import version\n__version__ = version("meta-lib")\n\ndef double(x):\n    return 2 * x\n',
+        'tests/test_meta.py':
+          'import metalib\n\ndef test_version():\n    assert metalib.__version__ == "1.2.3"\n\ndef test_double():\n    assert metalib.double(2) == 4\n',
+      },
+    });
+    await addEnvironment(store, dir, { name: 'meta-lib' });
+    const check = await checkEnvironment(findEnvironment(store, 'meta-lib'), { dataDir, runtime });
+    assert.equal(check.accepted, true, check.reasons.join('\n'));
+    assert.equal(check.passed, 2);
+  });
+
   it('a shell-line --test-command on a Python repository keeps the inferred import path and runner', async () => {
     const dir = gitRepo('src-lib', {
       files: {

@@ -103,12 +103,41 @@ export function pythonDependencies(p: Project, projectName?: string): Dependency
     const name = requirementName(r);
     return name !== null && name !== own && !have.has(name) && !NOT_FOR_TESTS.test(name);
   });
-  if (missing.length === 0) return { setup: [], layer: [], env: {}, missing, from };
-  return {
-    setup: [`{python} -m pip install --quiet --disable-pip-version-check --target .pydeps ${missing.map(shellQuote).join(' ')}`],
-    layer: ['.pydeps'],
-    env: { PYTHONPATH: '.pydeps' },
-    missing,
-    from,
-  };
+  const steps = [
+    ...(missing.length ? [`{python} -m pip install --quiet --disable-pip-version-check --target .pydeps ${missing.map(shellQuote).join(' ')}`] : []),
+    ...metadataStep(p),
+  ];
+  if (steps.length === 0) return { setup: [], layer: [], env: {}, missing, from };
+  return { setup: steps, layer: ['.pydeps'], env: { PYTHONPATH: '.pydeps' }, missing, from };
+}
+
+const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The project's name and version as its manifests state them (version 0.0.0 where it is computed at build time). */
+function ownNameAndVersion(p: Project): { name: string; version: string } | null {
+  const pyproject = p.toml('pyproject.toml');
+  const cfg = p.ini('setup.cfg');
+  const setupPy = p.text('setup.py') ?? '';
+  const literal = (key: string) => new RegExp(`\\b${key}\\s*=\\s*['"]([^'"]+)['"]`).exec(setupPy)?.[1];
+  const name = get(pyproject, 'project', 'name') ?? get(cfg, 'metadata', 'name') ?? literal('name');
+  const version = get(pyproject, 'project', 'version') ?? get(cfg, 'metadata', 'version') ?? literal('version');
+  if (typeof name !== 'string' || !SAFE.test(name)) return null;
+  return { name, version: typeof version === 'string' && SAFE.test(version) ? version : '0.0.0' };
+}
+
+/**
+ * A project whose code reads its own installed metadata (importlib.metadata,
+ * pkg_resources) fails to import where it is not installed; a user would
+ * `pip install -e .`. The layer gets a minimal .dist-info for it instead, so
+ * the tests see the project as installed without building it.
+ */
+function metadataStep(p: Project): string[] {
+  const reads = p
+    .find((f) => f.endsWith('.py') && !/(^|\/)(tests?|testing)\//.test(f))
+    .some((f) => /importlib[._]metadata|pkg_resources/.test(p.text(f) ?? ''));
+  const own = reads ? ownNameAndVersion(p) : null;
+  if (!own) return [];
+  const dir = `.pydeps/${own.name.replace(/[-.]+/g, '_')}-${own.version}.dist-info`;
+  const script = `import os; os.makedirs(${JSON.stringify(dir)}, exist_ok=True); open(${JSON.stringify(`${dir}/METADATA`)}, "w").write(${JSON.stringify(`Metadata-Version: 2.1\nName: ${own.name}\nVersion: ${own.version}\n`)})`;
+  return [`{python} -c ${shellQuote(script)}`];
 }
