@@ -8,6 +8,7 @@
 // Usage: node scripts/draw-sample.mjs order [N]            resolve the first N draws per ecosystem, list repos to fetch
 //        node scripts/draw-sample.mjs nosnap OWNER/REPO WHY  record that fetch gave no snapshot
 //        node scripts/draw-sample.mjs check                walk /work/.mirror, write bench/env-sample/sample.tsv etc.
+//        add --want npm=N,pypi=M --out TSV --local FILE to order/check for a longer walk (the catalogue draw)
 import { createHash } from 'node:crypto';
 import { execFileSync, execFile } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
@@ -17,7 +18,18 @@ const PKG = '/work/.library/env/packages';
 const MIRROR = '/work/.mirror';
 const CACHE = 'scratch/sample-cache.json';
 const NOSNAP = 'scratch/sample-nosnap.json';
-const WANT = { npm: 65, pypi: 45 };
+// `--want npm=N,pypi=M` walks further down the same seeded order (the catalogue draw); the sample is the default.
+const flag = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const WANT = Object.fromEntries(
+  flag('want', 'npm=65,pypi=45')
+    .split(',')
+    .map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
+);
+const OUT_TSV = flag('out', 'bench/env-sample/sample.tsv');
+const OUT_LOCAL = flag('local', 'scratch/sample-local.txt');
 const PLACEHOLDER = 'echo "Error: no test specified" && exit 1';
 const run = promisify(execFile);
 const readJson = (f, d) => (existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : d);
@@ -216,12 +228,9 @@ if (cmd === 'order') {
     console.log(`incomplete (ok: npm ${done.npm}, pypi ${done.pypi}); still needed:\n${need.join('\n')}`);
     process.exit(1);
   }
-  mkdirSync('bench/env-sample', { recursive: true });
+  mkdirSync(OUT_TSV.replace(/\/[^/]*$/, ''), { recursive: true });
   const head = 'ecosystem\tdraw_index\tpackage\trank_or_downloads\trepository_url\tdirectory\tcommit\tstatus\tnote';
-  writeFileSync(
-    'bench/env-sample/sample.tsv',
-    `${[head, ...rows.map((r) => [r.eco, r.index, r.name, r.rank, r.url, r.dir, r.commit, r.status, r.note].join('\t'))].join('\n')}\n`,
-  );
+  writeFileSync(OUT_TSV, `${[head, ...rows.map((r) => [r.eco, r.index, r.name, r.rank, r.url, r.dir, r.commit, r.status, r.note].join('\t'))].join('\n')}\n`);
   const used = new Set();
   const local = [];
   for (const r of rows.filter((x) => x.status === 'ok')) {
@@ -236,7 +245,7 @@ if (cmd === 'order') {
     used.add(`${r.eco}-${s}`);
     local.push(`${r.mirror} ${r.commit} ${r.eco}-${s}`);
   }
-  writeFileSync('scratch/sample-local.txt', `${local.join('\n')}\n`);
+  writeFileSync(OUT_LOCAL, `${local.join('\n')}\n`);
   const counts = {};
   for (const r of rows) {
     counts[r.eco] ??= {};

@@ -143,6 +143,14 @@ def _frognano_guard():
             frame = frame.f_back
         return None
 
+    def caller():
+        """The innermost frames that led to an event, for the alarm's detail."""
+        frame, seen = sys._getframe(2), []
+        while frame is not None and len(seen) < 4:
+            seen.append(f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}")
+            frame = frame.f_back
+        return "from " + " < ".join(seen)
+
     def changed_entry():
         for space, key, value, where in entries:
             now = space.get(key, None)
@@ -168,7 +176,7 @@ def _frognano_guard():
             elif event in ("compile", "code.__new__") and len(args) > 1 and isinstance(args[1], (str, bytes)):
                 # Code that claims to be the framework's, made after the framework loaded.
                 if os.path.realpath(os.fsdecode(args[1])).startswith(homes):
-                    alarm("framework-changed", f"code made under the framework's file name {os.fsdecode(args[1])}")
+                    alarm("framework-changed", f"code made under the framework's file name {os.fsdecode(args[1])} ({caller()})")
             elif event in ("object.__setattr__", "object.__delattr__") and len(args) > 1 and args[1] in REWRITES:
                 target = args[0]
                 if (isinstance(target, type) or callable(target)) and ours(getattr(target, "__module__", None)):

@@ -9,7 +9,8 @@ import { writeTask, taskId } from '../task/io.js';
 import type { BugEdit, HintLevel, Strategy, Task, TestVisibility } from '../task/task.js';
 import { TASK_SCHEMA } from '../task/task.js';
 import { chooseHeldBack } from '../grading/holdback.js';
-import { fileDiff } from '../util/diff.js';
+import { fileDiff, patchFiles } from '../util/diff.js';
+import { matchesAny } from '../util/glob.js';
 import { deriveSeed, rng } from '../util/rng.js';
 import { pool, type Workers } from '../util/pool.js';
 import type { Candidate } from './candidate.js';
@@ -129,6 +130,16 @@ function patches(files: Candidate['files']): { bugPatch: string; fixPatch: strin
 }
 
 /** The test file of a test id: pytest ids carry it; TAP ids get it from the failure location. */
+/**
+ * Whether a failing test's file can be withheld from the agent: only a test file, never code. A doctest's file is the
+ * module it documents, and a file the bug edits is where the fix goes; hiding either left the fix unwritable.
+ */
+function hideable(file: string, testPaths: readonly string[], bugPatch: string): boolean {
+  // A package's __init__.py or a conftest.py holds more than tests: hiding it would break imports of the rest.
+  if (/(^|\/)(__init__|conftest)\.py$/.test(file)) return false;
+  return matchesAny(file, testPaths) && !patchFiles(bugPatch).includes(file);
+}
+
 function testFileOf(id: string, known: Record<string, string>): string | undefined {
   return known[id] ?? (id.includes('::') ? id.split('::')[0] : undefined);
 }
@@ -143,8 +154,7 @@ async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts:
   }
   const spec = built.env.spec;
   const files = verdict.f2p.map((id) => testFileOf(id, verdict.testFiles));
-  // A package's __init__.py or a conftest.py holds more than tests: hiding it would break imports of the rest.
-  const canHide = opts.visibility === 'hidden' && files.every((f) => f && !/(^|\/)(__init__|conftest)\.py$/.test(f));
+  const canHide = opts.visibility === 'hidden' && files.every((f) => f !== undefined && hideable(f, spec.testPaths, change.bugPatch));
   // Where the failing tests stay visible, some are held back for grading alone; the instruction names only the rest.
   const heldBack = canHide ? [] : await chooseHeldBack(built.snapshot, spec, verdict.f2p, rng(deriveSeed('held-back', change.bugPatch)));
   // Every failing test in sight and no check generated from the fix: returning the visible outputs for their inputs would earn 1.

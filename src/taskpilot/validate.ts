@@ -31,6 +31,7 @@ import { noLayout } from '../grading/layout.js';
 import type { Runtime } from '../runtime/types.js';
 import type { GradingLayout } from '../task/task.js';
 import { git } from '../util/git.js';
+import { matchesAny } from '../util/glob.js';
 import { envWorkspace } from '../env/workspace.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { brokenBehaves, checkedLayout, startLayoutCheck, type LayoutCheck, type LayoutStart } from './grading-check.js';
@@ -198,6 +199,12 @@ export class EnvValidator {
     return (this.opts.check ?? ((x) => this.check(x)))(c);
   }
 
+  /** Whether a test's definition lies outside the protected test paths (its file from the report, else a pytest id's path). */
+  private definedInCode(id: string, file: string | undefined): boolean {
+    const rel = file ?? (id.includes('::') ? id.split('::')[0] : undefined);
+    return rel !== undefined && !rel.startsWith('/') && !matchesAny(rel, this.built.env.spec.testPaths);
+  }
+
   /** The checks themselves: fails with the bug, passes with the fix, stable, no leak, a graded layout. */
   async check(c: CandidateChange): Promise<Verdict> {
     const { stable: reference } = await this.referenceTests();
@@ -242,8 +249,12 @@ export class EnvValidator {
           if (t?.file) testFiles[id] = t.file;
         }
         if (i === 0) {
-          f2p = failing;
-          p2p = passing;
+          // A test defined in a file the agent may edit (a doctest in a module) is no label: it could be rewritten to pass.
+          const editable = failing.filter((id) => this.definedInCode(id, testFiles[id]));
+          f2p = failing.filter((id) => !editable.includes(id));
+          p2p = passing.filter((id) => !this.definedInCode(id, r.tests.get(id)?.file));
+          if (f2p.length === 0 && editable.length > 0)
+            return { valid: false, reason: 'no-f2p', detail: `only tests defined in code the agent may edit fail: ${editable.slice(0, 3).join(', ')}` };
           if (f2p.length === 0) return { valid: false, reason: 'no-f2p', detail: 'no test fails with the bug (a no-op or an untested change)' };
           if (p2p.length === 0) return { valid: false, reason: 'no-p2p', detail: 'every test fails with the bug' };
         } else {

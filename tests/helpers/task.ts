@@ -69,9 +69,10 @@ export interface ToyTask {
   broken: string;
 }
 
-function pythonEnv(): LoadedEnv {
+/** A pytest environment of calc.py and tests/test_calc.py; `tests` replaces the test file's content. */
+export function pythonEnv(tests = PY_TESTS): LoadedEnv {
   const base = tempDir('fn-pyenv-');
-  const files: Record<string, string> = { 'calc.py': PY_SOURCE, 'tests/test_calc.py': PY_TESTS, 'tests/__init__.py': '' };
+  const files: Record<string, string> = { 'calc.py': PY_SOURCE, 'tests/test_calc.py': tests, 'tests/__init__.py': '' };
   for (const [rel, content] of Object.entries(files)) {
     mkdirSync(dirname(join(base, 'repo', rel)), { recursive: true });
     writeFileSync(join(base, 'repo', rel), content);

@@ -202,4 +202,71 @@ describe('onboarding classes (issue 53)', () => {
     assert.equal(check.accepted, true, check.reasons.join('\n'));
     assert.equal(check.passed, 2);
   });
+
+  it('a doctest in a module is no label and its module is never hidden: the agent can edit it, and the fix goes there', async () => {
+    const doc = (name: string, call: string, out: string, body: string) =>
+      `def ${name}(a, b):\n    \"\"\"\n    >>> ${call}\n    ${out}\n    \"\"\"\n    ${body}\n`;
+    const dir = gitRepo('doc-lib', {
+      files: {
+        'pyproject.toml': '[project]\nname = "doclib"\nversion = "0.1"\n',
+        'doclib/__init__.py': '',
+        'doclib/core.py': [
+          doc('add', 'add(2, 3)', '5', 'return a + b'),
+          doc('span', 'span(2, 7)', '5', 'return b - a if b > a else a - b'),
+          doc('scale', 'scale(2, 3)', '6', 'return a * b'),
+        ].join('\n\n'),
+        // As more-itertools does: unittest runs the module's doctests beside the tests.
+        'tests/__init__.py': '',
+        'tests/test_doctests.py':
+          'import doctest\nimport doclib.core\n\ndef load_tests(loader, tests, ignore):\n    tests.addTests(doctest.DocTestSuite(doclib.core))\n    return tests\n',
+        'tests/test_core.py': [
+          'import unittest',
+          'from doclib.core import add, span, scale',
+          '',
+          'class CoreTest(unittest.TestCase):',
+          ...['add(2, 3) == 5', 'add(-1, 1) == 0', 'span(2, 7) == 5', 'span(7, 2) == 5', 'scale(2, 3) == 6', 'scale(0, 4) == 0'].map(
+            (cond, i) => `    def test_${i}(self):\n        self.assertTrue(${cond})\n`,
+          ),
+          '',
+        ].join('\n'),
+      },
+    });
+    await addEnvironment(store, dir, { name: 'doc-lib' });
+    const env = findEnvironment(store, 'doc-lib');
+    const check = await checkEnvironment(env, { dataDir, runtime });
+    assert.equal(check.accepted, true, check.reasons.join('\n'));
+    assert.ok(check.passed >= 9, `the doctests run too: ${check.passed} passed`);
+    const tasks: Task[] = [];
+    const outcomes: string[] = [];
+    for (const visibility of ['hidden', 'visible'] as const) {
+      const stats = await synthesize({
+        envs: [env],
+        n: 4,
+        strategies: ['procedural'],
+        workers: 1,
+        seed: 3,
+        hint: 'symptom',
+        visibility,
+        outDir: join(dataDir, `doc-${visibility}`),
+        dataDir,
+        runtime,
+        onTask: (t) => tasks.push(t),
+      });
+      outcomes.push(JSON.stringify(stats.byEnv['doc-lib']?.outcomes), JSON.stringify(stats.rejections.map((r) => r.detail)));
+    }
+    assert.ok(tasks.length > 0, `some task is valid: ${outcomes.join(' ')}`);
+    for (const t of tasks) {
+      assert.ok(!t.hiddenFiles.some((f) => f.startsWith('doclib/')), `${t.id} hides code: ${t.hiddenFiles.join(', ')}`);
+      assert.ok(![...t.FAIL_TO_PASS, ...t.PASS_TO_PASS].some((id) => id.startsWith('doclib/')), `${t.id} labels a doctest`);
+    }
+    const { fix, empty } = await grade(tasks, dataDir, await buildEnvironment(env, { dataDir, runtime }));
+    assert.deepEqual(
+      fix,
+      tasks.map(() => 1),
+    );
+    assert.deepEqual(
+      empty,
+      tasks.map(() => 0),
+    );
+  });
 });
