@@ -14,6 +14,7 @@ import { git } from '../util/git.js';
 import { isRecord } from '../util/guards.js';
 import { subdir } from '../util/paths.js';
 import { sourceDir, type LoadedEnv } from './load.js';
+import { expandSystemPackages } from './runners/system-packages.js';
 
 const run = promisify(execFile);
 
@@ -108,7 +109,8 @@ async function checkout(env: LoadedEnv, dataDir: string): Promise<string> {
   return dir;
 }
 
-export function substitute(command: string): string {
+export function substitute(raw: string): string {
+  const command = expandSystemPackages(raw);
   if (!command.includes('{python}')) return command;
   const py = hostPython();
   if (!py) throw new Error('a setup step needs {python} but no Python interpreter was found (set FROGNANO_PYTHON)');

@@ -3,6 +3,7 @@
 // environment's setup steps. One place for all three exports (Harbor,
 // SWE-bench, SWE-smith), so their images stay alike.
 import type { EnvironmentSpec } from '../env/spec.js';
+import { withoutSystemPackages } from '../env/runners/system-packages.js';
 
 /** The pytest Python images install: the version the exported grading was checked with here. */
 export const EXPORT_PYTEST = '9.0.3';
@@ -20,7 +21,7 @@ export function baseImageLines(spec: EnvironmentSpec, packages: readonly string[
 
 /** A command of the spec as the image runs it: its Python is the image's python3. */
 export function inImage(command: string): string {
-  return command.replaceAll('{python}', 'python3');
+  return withoutSystemPackages(command).replaceAll('{python}', 'python3');
 }
 
 /** The environment's setup steps, each a RUN line. */

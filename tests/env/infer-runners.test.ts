@@ -169,7 +169,9 @@ describe('env add reads Python projects', () => {
       'requirements.txt': 'pytest>=7\nsurely-not-installed-pkg==1.0  # comment\n-e .\n',
       'tests/test_a.py': 'def test_a():\n    pass\n',
     });
-    assert.deepEqual(spec.setup, ['{python} -m pip install --quiet --disable-pip-version-check --target .pydeps surely-not-installed-pkg==1.0']);
+    assert.deepEqual(spec.setup, [
+      '{python} -m pip install --quiet --disable-pip-version-check --target .pydeps surely-not-installed-pkg==1.0 || {python} {system-packages} .pydeps surely-not-installed-pkg==1.0',
+    ]);
     assert.deepEqual(spec.layer, ['.pydeps']);
     assert.equal(spec.test.env.PYTHONPATH, '.pydeps');
     assert.match(notes.join(), /surely-not-installed-pkg/);

@@ -269,4 +269,23 @@ describe('onboarding classes (issue 53)', () => {
       tasks.map(() => 0),
     );
   });
+
+  it('a Python dependency pip cannot fetch is taken from the system packages (Debian python3-*)', {
+    skip: !existsSync('/usr/lib/python3/dist-packages/appdirs.py') && 'needs Debian python3-appdirs (.ci/run installs it)',
+  }, async () => {
+    const dir = gitRepo('sys-deps', {
+      files: {
+        'requirements.txt': 'appdirs>=1.4\n',
+        'syslib/__init__.py': 'import appdirs\n\ndef cache_name(app):\n    return appdirs.user_cache_dir(app).rsplit("/", 1)[-1]\n',
+        'tests/test_sys.py':
+          'from syslib import cache_name\n\ndef test_name():\n    assert cache_name("frog") == "frog"\n\ndef test_other():\n    assert cache_name("nano") == "nano"\n',
+      },
+    });
+    const { spec } = await addEnvironment(store, dir, { name: 'sys-deps' });
+    const check = await checkEnvironment(findEnvironment(store, 'sys-deps'), { dataDir, runtime });
+    assert.equal(check.accepted, true, check.reasons.join('\n'));
+    assert.equal(check.passed, 2);
+    if (spec.setup.length)
+      assert.match(spec.setup[0]!, /pip install .* \|\| \{python\} \{system-packages\} \.pydeps 'appdirs/, 'pip first, the system packages after');
+  });
 });

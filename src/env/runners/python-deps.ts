@@ -8,6 +8,7 @@ import { isRecord, isStringArray } from '../../util/guards.js';
 import { shellQuote } from '../../util/shell.js';
 import { get, type Project } from '../project.js';
 import type { DependencyPlan } from './types.js';
+import { systemPackagesStep } from './system-packages.js';
 
 const REQUIREMENT_FILES = [
   'requirements.txt',
@@ -104,7 +105,12 @@ export function pythonDependencies(p: Project, projectName?: string): Dependency
     return name !== null && name !== own && !have.has(name) && !NOT_FOR_TESTS.test(name);
   });
   const steps = [
-    ...(missing.length ? [`{python} -m pip install --quiet --disable-pip-version-check --target .pydeps ${missing.map(shellQuote).join(' ')}`] : []),
+    // Where no index answers (a machine without PyPI), the system's own packages stand in: Debian ships many as python3-*.
+    ...(missing.length
+      ? [
+          `{python} -m pip install --quiet --disable-pip-version-check --target .pydeps ${missing.map(shellQuote).join(' ')} || ${systemPackagesStep('.pydeps', missing)}`,
+        ]
+      : []),
     ...metadataStep(p),
   ];
   if (steps.length === 0) return { setup: [], layer: [], env: {}, missing, from };
