@@ -194,6 +194,7 @@ async function probe(
   // Rounds of ROUND candidates until WANTED are valid or --probe are tried: a fixed small probe
   // rejected a repository whose yield is one in four one time in ten (0.75^8).
   const validators = new Map<string, EnvValidator>();
+  const sitesTaken = new Map<string, Set<string>>();
   const outcomes: Record<string, number> = {};
   let candidates = 0;
   for (let round = 0; candidates < opts.probe && tasks.length < WANTED; round++) {
@@ -212,6 +213,7 @@ async function probe(
       dataDir: opts.dataDir,
       runtime: opts.runtime,
       validators,
+      sitesTaken,
       onTask: (t) => tasks.push(t),
     });
     const counts = stats.byEnv[item.name];

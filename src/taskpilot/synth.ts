@@ -53,6 +53,8 @@ export interface SynthOptions {
    * synthesize() often, and each validator runs the reference suite once.
    */
   validators?: Map<string, EnvValidator>;
+  /** Procedural sites already picked, by environment hash: calls sharing it (a probe's rounds) never pick one twice. */
+  sitesTaken?: Map<string, Set<string>>;
   /** Where a candidate's checks run (a queue's workers); in this process by default. */
   checkVia?: (built: BuiltEnv) => CheckChange;
   /** Bugs written by hand (strategy 'handwritten'; handwritten.ts). */
@@ -272,6 +274,7 @@ export async function synthesize(opts: SynthOptions): Promise<SynthStats> {
         seed: opts.seed,
         salt: env.spec.name,
         ...(opts.operators ? { operators: opts.operators } : {}),
+        ...(opts.sitesTaken ? { taken: opts.sitesTaken.get(built.hash) ?? opts.sitesTaken.set(built.hash, new Set()).get(built.hash)! } : {}),
       })) {
         if (a.candidate) {
           candidates.push({

@@ -16,4 +16,20 @@ describe('procedural draws', () => {
       assert.equal(new Set(picks).size, picks.length, `seed ${seed}: the same pick twice: ${picks.join(', ')}`);
     }
   });
+
+  it('rounds that share their picks never repeat one, and stop once every site is taken', async () => {
+    const files: SourceFile[] = [{ rel: 'lib/math.js', lang: 'javascript', text: LIB }];
+    const taken = new Set<string>();
+    const picks: string[] = [];
+    let attempts = 0;
+    for (let round = 0; round < 12; round++) {
+      for await (const a of proceduralAttempts(files, { n: 4, seed: round, salt: 'lib', operators: ['operations'], taken })) {
+        attempts++;
+        if (a.candidate) picks.push(`${a.operator} at ${a.candidate.edit.line}:${a.candidate.edit.column}`);
+      }
+    }
+    assert.equal(new Set(picks).size, picks.length, `a pick repeated across rounds: ${picks.join(', ')}`);
+    assert.ok(attempts < 48, `attempts stop when the sites run out: ${attempts} of 48`);
+    assert.equal(attempts, taken.size, 'one attempt per distinct pick');
+  });
 });

@@ -75,37 +75,46 @@ export interface ProceduralOptions {
   salt: string;
   /** Restrict to these operator names or families. */
   operators?: string[];
+  /** Picks made before (operator, file, place), shared by calls that must not repeat one; updated here. */
+  taken?: Set<string>;
 }
 
-/** Draws for one attempt before it settles for a site an earlier attempt took. */
+/** Draws for one attempt before it picks among the sites no attempt took. */
 const REDRAWS = 8;
 
 /**
  * n attempts. Each picks an operator uniformly among those with a site here,
  * then a site uniformly, from its own derived seed (recorded for replay). A
  * pick an earlier attempt of this run made (same operator, file and place)
- * is drawn again from a seed derived from the first, up to REDRAWS times:
+ * is drawn again from a seed derived from the first, up to REDRAWS times,
+ * then from the untaken picks alone:
  * the same bug twice was one validation's worth of nothing (issue 53).
+ * Once every pick is taken, no more attempts are made.
  */
 export async function* proceduralAttempts(files: SourceFile[], opts: ProceduralOptions): AsyncGenerator<ProceduralAttempt> {
   const index = (await indexSites(files, opts.operators)).filter((e) => e.sites.length > 0);
   if (index.length === 0) return;
-  const taken = new Set<string>();
+  const taken = opts.taken ?? new Set<string>();
+  const sites = index.reduce((sum, e) => sum + e.sites.length, 0);
   for (let i = 0; i < opts.n; i++) {
+    if (taken.size >= sites) return; // every pick made: more attempts would only repeat bugs
     const first = deriveSeed(opts.seed, opts.salt, i);
     let pick: { seed: number; random: () => number; entry: SiteIndex; site: SiteIndex['sites'][number] } | undefined;
+    const keyOf = (entry: SiteIndex, site: SiteIndex['sites'][number]) => `${entry.op.name}\0${site.file.rel}\0${site.node.startIndex}`;
     for (let k = 0; k <= REDRAWS; k++) {
       const seed = k === 0 ? first : deriveSeed(first, 'redraw', k);
       const random = rng(seed);
       const entry = index[Math.floor(random() * index.length)]!;
       const site = entry.sites[Math.floor(random() * entry.sites.length)]!;
       pick = { seed, random, entry, site };
-      const key = `${entry.op.name}\0${site.file.rel}\0${site.node.startIndex}`;
-      if (!taken.has(key)) {
-        taken.add(key);
-        break;
+      if (!taken.has(keyOf(entry, site))) break;
+      if (k === REDRAWS) {
+        // Few picks left: one of them, drawn uniformly, instead of a repeat.
+        const left = index.flatMap((e) => e.sites.filter((s) => !taken.has(keyOf(e, s))).map((s) => ({ entry: e, site: s })));
+        pick = { ...pick, ...left[Math.floor(random() * left.length)]! };
       }
     }
+    taken.add(keyOf(pick!.entry, pick!.site));
     const { seed, random, entry, site } = pick!;
     const base = { operator: entry.op.name, family: entry.op.family, seed };
     const result = await applyAt(entry.op, site.file, site.node, random);
