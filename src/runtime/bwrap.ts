@@ -88,8 +88,8 @@ export function sandboxEnv(extra: Record<string, string>, home: string): Record<
     TZ: 'UTC',
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONHASHSEED: '0',
-    NO_COLOR: '1',
-    FORCE_COLOR: '0',
+    // No NO_COLOR or FORCE_COLOR: colour libraries' own tests expect colour where nothing turns it off, as on CI.
+    // Output to a pipe stays plain anyway: runners and colour libraries check for a terminal.
     CI: '1',
     ...extra,
   };

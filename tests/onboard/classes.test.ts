@@ -288,4 +288,22 @@ describe('onboarding classes (issue 53)', () => {
     if (spec.setup.length)
       assert.match(spec.setup[0]!, /pip install .* \|\| \{python\} \{system-packages\} \.pydeps 'appdirs/, 'pip first, the system packages after');
   });
+
+  it("a colour library's tests see colour left on, as on CI: the sandbox sets neither NO_COLOR nor FORCE_COLOR", async () => {
+    // As ansi-colors and kleur decide: colour unless the environment turns it off.
+    const lib = "const on = !('NO_COLOR' in process.env) && process.env.FORCE_COLOR !== '0';\nexports.red = (s) => (on ? `\\x1b[31m${s}\\x1b[39m` : s);\n";
+    const tests = [
+      "const test = require('node:test');",
+      "const assert = require('node:assert');",
+      "const { red } = require('../lib/index.js');",
+      "test('wraps in red', () => assert.strictEqual(red('a'), '\\x1b[31ma\\x1b[39m'));",
+      "test('wraps empty', () => assert.strictEqual(red(''), '\\x1b[31m\\x1b[39m'));",
+      '',
+    ].join('\n');
+    const dir = gitRepo('colour-lib', { files: { 'package.json': NODE_PKG, 'lib/index.js': lib, 'test/colour.test.js': tests } });
+    await addEnvironment(store, dir, { name: 'colour-lib' });
+    const check = await checkEnvironment(findEnvironment(store, 'colour-lib'), { dataDir, runtime });
+    assert.equal(check.accepted, true, check.reasons.join('\n'));
+    assert.equal(check.passed, 2);
+  });
 });
