@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { inferEnvironment } from '../../src/env/infer.js';
 import { parseTestCommand, shellWords } from '../../src/env/runners/command.js';
 import { corePytestOptions } from '../../src/env/runners/python.js';
+import { parsePytestHelp, pytestCoreOptions } from '../../src/env/runners/pytest-options.js';
 import { UserError } from '../../src/util/errors.js';
 import { globToRegExp } from '../../src/util/glob.js';
 import { JS_RUNNER_REPOS, PY_RUNNER_REPOS, writeRepo, type RepoFiles } from '../helpers/runner-repos.js';
@@ -177,6 +178,28 @@ describe('env add reads Python projects', () => {
     assert.match(notes.join(), /surely-not-installed-pkg/);
   });
 
+  it("reads poetry's tables (not its optional dependencies), setup.cfg's lists and setup.py's literal lists", () => {
+    const { notes } = infer({
+      'pyproject.toml':
+        '[tool.poetry.dependencies]\npython = "^3.9"\nsurely-not-core = "^1.0"\nsurely-not-extra = { version = "^2", optional = true }\n\n[tool.poetry.group.dev.dependencies]\nsurely-not-dev = "*"\n',
+      'setup.cfg': '[options]\ninstall_requires =\n    surely-not-cfg>=1\n    surely-not-cfg2\n[options.extras_require]\ntest =\n    surely-not-cfg-test\n',
+      'setup.py': 'from setuptools import setup\nsetup(name="x", install_requires=["surely-not-setup-py>=2"], tests_require=["surely-not-tests-require"])\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
+    const text = notes.join('\n');
+    for (const name of [
+      'surely-not-core',
+      'surely-not-dev',
+      'surely-not-cfg',
+      'surely-not-cfg2',
+      'surely-not-cfg-test',
+      'surely-not-setup-py',
+      'surely-not-tests-require',
+    ])
+      assert.match(text, new RegExp(`${name}\\b`), `${name} is installed`);
+    assert.doesNotMatch(text, /surely-not-extra/, 'an optional poetry dependency is not');
+  });
+
   it('reads testpaths and addopts from setup.cfg and tox.ini', () => {
     const cfg = infer({
       'setup.cfg': '[tool:pytest]\ntestpaths = checks\naddopts = -n auto --strict-markers\n',
@@ -230,6 +253,45 @@ describe('env add reads Python projects', () => {
       'no:warnings',
       '-x',
     ]);
+  });
+});
+
+describe("pytest's own options", () => {
+  it('reads option names and values from pytest --help', () => {
+    const table = parsePytestHelp(
+      [
+        '  -k EXPRESSION         Only run tests',
+        '  -x, --exitfirst       Exit instantly',
+        '  --tb=style            Traceback',
+        '  --lfnf={all,none}, --last-failed-no-failures={all,none}',
+        'general:',
+        '      --not-an-option-line',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      [...table],
+      [
+        ['-k', true],
+        ['-x', false],
+        ['--exitfirst', false],
+        ['--tb', true],
+        ['--lfnf', true],
+        ['--last-failed-no-failures', true],
+      ],
+    );
+  });
+
+  it("drops from addopts every option the machine's pytest does not know, with its value unless that is a path", {
+    skip: !pytestCoreOptions() && 'no pytest on this machine',
+  }, () => {
+    const core = pytestCoreOptions();
+    const paths = new Set(['python_utils', 'tests']);
+    const addopts =
+      '--doctest-modules --flake8 --cov python_utils --cov-report html --disable-socket --allow-hosts=127.0.0.1 -ra --strict-markers -W error --some-plugin-flag tests';
+    assert.deepEqual(
+      corePytestOptions(addopts, core, (w) => paths.has(w)),
+      ['--doctest-modules', '-ra', '--strict-markers', '-W', 'error', 'tests'],
+    );
   });
 });
 

@@ -65,7 +65,61 @@ export function declaredRequirements(p: Project): { reqs: string[]; from: string
       }
     }
   }
+  for (const [where, list] of [...poetryRequirements(pyproject), ...setupRequirements(p)]) {
+    if (list.length === 0) continue;
+    reqs.push(...list);
+    from.push(where);
+  }
   return { reqs: [...new Set(reqs)], from };
+}
+
+/** Poetry's tables: the dependencies (less python itself), dev-dependencies and the test groups; names only, as poetry's `^1.2` is no pip specifier. */
+function poetryRequirements(pyproject: ReturnType<Project['toml']>): [string, string[]][] {
+  // An optional dependency belongs to an extra the tests may not need: left to the extras' own lists.
+  const names = (table: unknown) =>
+    isRecord(table) ? Object.keys(table).filter((n) => n.toLowerCase() !== 'python' && !(isRecord(table[n]) && table[n].optional === true)) : [];
+  const groups = get(pyproject, 'tool', 'poetry', 'group');
+  return [
+    ['pyproject.toml tool.poetry.dependencies', names(get(pyproject, 'tool', 'poetry', 'dependencies'))],
+    ['pyproject.toml tool.poetry.dev-dependencies', names(get(pyproject, 'tool', 'poetry', 'dev-dependencies'))],
+    ...TEST_EXTRAS.map((g): [string, string[]] => [`pyproject.toml tool.poetry.group.${g}`, names(isRecord(groups) ? get(groups, g, 'dependencies') : null)]),
+  ];
+}
+
+/** Indented continuation lines of `key =` in `[section]` of an ini text (setup.cfg's lists). */
+function cfgList(text: string, section: string, key: string): string[] {
+  const out: string[] = [];
+  let inSection = false;
+  let inKey = false;
+  for (const line of text.split(/\r?\n/)) {
+    const head = /^\[([^\]]+)\]/.exec(line);
+    if (head) {
+      inSection = head[1]!.trim() === section;
+      inKey = false;
+    } else if (inSection && /^\S/.test(line)) {
+      const m = /^([\w.-]+)\s*[=:]\s*(.*)$/.exec(line);
+      inKey = m?.[1] === key;
+      if (inKey && m![2]!.trim()) out.push(m![2]!.trim());
+    } else if (inKey && line.trim() && !/^\s*[#;]/.test(line)) out.push(line.trim());
+  }
+  return out;
+}
+
+/** setup.cfg's install_requires, tests_require and test extras; setup.py's literal install_requires and tests_require lists. */
+function setupRequirements(p: Project): [string, string[]][] {
+  const cfg = p.text('setup.cfg') ?? '';
+  const setupPy = p.text('setup.py') ?? '';
+  const literal = (key: string) => {
+    const list = new RegExp(`\\b${key}\\s*=\\s*\\[([^\\]]*)\\]`).exec(setupPy)?.[1] ?? '';
+    return [...list.matchAll(/['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+  };
+  return [
+    ['setup.cfg install_requires', cfgList(cfg, 'options', 'install_requires')],
+    ['setup.cfg tests_require', cfgList(cfg, 'options', 'tests_require')],
+    ...TEST_EXTRAS.map((k): [string, string[]] => [`setup.cfg extras_require ${k}`, cfgList(cfg, 'options.extras_require', k)]),
+    ['setup.py install_requires', literal('install_requires')],
+    ['setup.py tests_require', literal('tests_require')],
+  ];
 }
 
 /** The normalised names of the distributions the interpreter has installed. */
@@ -93,7 +147,7 @@ function installedNames(): Set<string> {
 // docs tools; and pytest plugins, which the sandbox does not autoload (their
 // options are taken out of addopts).
 const NOT_FOR_TESTS =
-  /^((tox|nox|hatch|pdm|poetry|flit|uv|sphinx|mkdocs|myst|pre-commit|pytest)(-.*)?|hatchling|coverage|flake8.*|black|isort|mypy|ruff|pylint|pyright|bandit|codecov|twine|build|wheel|setuptools-scm|furo|check-manifest|pyroma|pypandoc|readme-renderer|covdefaults)$/;
+  /^((tox|nox|hatch|pdm|poetry|flit|uv|sphinx|mkdocs|myst|pre-commit|pytest)(-.*)?|hatchling|coverage|flake8.*|black|isort|mypy|ruff|pylint|pyright|bandit|codecov|twine|build|wheel|setuptools-scm|furo|check-manifest|pyroma|pypandoc|readme-renderer|covdefaults|types-.*|.*-stubs)$/;
 
 export function pythonDependencies(p: Project, projectName?: string): DependencyPlan & { missing: string[]; from: string[] } {
   const { reqs, from } = declaredRequirements(p);

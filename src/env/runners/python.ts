@@ -7,6 +7,7 @@ import { isRecord, isStringArray } from '../../util/guards.js';
 import { get, type Project } from '../project.js';
 import type { RunnerName, RunnerPlan } from './types.js';
 import { UNITTEST_JUNIT } from './unittest-junit.js';
+import { pytestCoreOptions, type OptionTable } from './pytest-options.js';
 
 /** pytest's own settings, wherever the project keeps them, and the file that holds them. */
 export function pytestConfig(p: Project): { file: string; options: Record<string, unknown> } | null {
@@ -87,23 +88,36 @@ function looksPytest(p: Project, files: string[]): string | null {
 
 // Options of pytest plugins that projects put in addopts. Plugins are not
 // autoloaded in the sandbox (start-up time, and the host's plugins are not the
-// project's), so these would stop pytest with "unrecognized arguments".
+// project's), so these would stop pytest with "unrecognized arguments". Where
+// the machine's pytest can be asked, any option it does not know goes
+// (pytest-options.ts); this list serves where it cannot, and says which
+// plugin options take a value.
 const PLUGIN_OPTION =
   /^--(cov|no-cov|benchmark|numprocesses|dist|maxprocesses|timeout|reruns|only-rerun|html|self-contained-html|mypy|flake8|black|isort|pylint|ruff|randomly|random-order|hypothesis|asyncio|xdoctest|testmon|picked|instafail|sugar|forked|boxed|looponfail|nbval|memray|codspeed)/;
+const PLUGIN_WITH_VALUE = /^--(cov|cov-report|cov-config|cov-fail-under|timeout|reruns|numprocesses|dist|maxprocesses|html|randomly-seed)$/;
 const PLUGIN_SHORT_WITH_VALUE = new Set(['-n']);
 
-/** The project's addopts without plugin options; null when nothing had to go. */
-export function corePytestOptions(addopts: unknown): string[] | null {
+/**
+ * The project's addopts without plugin options; null when nothing had to go.
+ * `core`: pytest's own options (null: only the known plugins' go); `isPath`:
+ * whether a word names a file or folder of the project, which is kept as a path
+ * after an unknown option rather than taken for its value.
+ */
+export function corePytestOptions(addopts: unknown, core: OptionTable | null = null, isPath: (word: string) => boolean = () => false): string[] | null {
   const opts = words(addopts);
   const kept: string[] = [];
+  const next = (i: number) => opts[i + 1];
   for (let i = 0; i < opts.length; i++) {
     const o = opts[i]!;
+    const name = o.split('=')[0]!;
     if (PLUGIN_SHORT_WITH_VALUE.has(o)) i++;
     else if (/^-n\d|^-nauto$/.test(o)) continue;
-    else if (o === '-p' && !/^no:/.test(opts[i + 1] ?? '')) i++;
-    else if (PLUGIN_OPTION.test(o)) {
-      // "--cov pkg": a value that does not look like an option belongs to it.
-      if (!o.includes('=') && opts[i + 1] !== undefined && !opts[i + 1]!.startsWith('-') && /^--(cov|timeout|reruns|numprocesses|dist|html)$/.test(o)) i++;
+    else if (o === '-p' && !/^no:/.test(next(i) ?? '')) i++;
+    else if (o === '-p') kept.push(o, opts[++i]!);
+    else if (PLUGIN_OPTION.test(o) || (core && o.startsWith('-') && !core.has(name) && !/^-[A-Za-z]{2,}$/.test(o))) {
+      // "--cov pkg": a value that does not look like an option belongs to it; after an option nobody knows, a word that is no path.
+      const value = next(i);
+      if (!o.includes('=') && value !== undefined && !value.startsWith('-') && (PLUGIN_WITH_VALUE.test(o) || (!PLUGIN_OPTION.test(o) && !isPath(value)))) i++;
     } else kept.push(o);
   }
   return kept.length === opts.length ? null : kept;
@@ -158,7 +172,7 @@ export function pythonRunner(p: Project, forced?: RunnerName, given?: string[]):
       evidence,
     };
   }
-  const addopts = corePytestOptions(config?.options.addopts);
+  const addopts = corePytestOptions(config?.options.addopts, pytestCoreOptions(), (w) => p.exists(w.replace(/\/+$/, '')));
   return {
     runner,
     // The project's own pytest config applies as written; xunit1 puts each test's file in the report.
