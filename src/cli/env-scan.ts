@@ -37,7 +37,8 @@ export async function scanCommand(ctx: CliContext, store: Store, rest: string[])
   mkdirSync(outDir, { recursive: true });
   const lock = acquireLock(outDir, `scan output ${outDir}`, commandLine(ctx), ctx.err);
   try {
-    const before = readResults(outDir).length;
+    const earlier = readResults(outDir);
+    const before = earlier.length;
     ctx.err(
       `env scan: ${items.length} repositories${before ? ` (${before} already done, resuming)` : ''}; ${workers} at a time; results in ${join(outDir, RESULTS_FILE)}`,
     );
@@ -45,7 +46,8 @@ export async function scanCommand(ctx: CliContext, store: Store, rest: string[])
     const progress = new Progress(Boolean(ctx.flags.json));
     const running = new Map<string, string>();
     let line = '';
-    let kept = 0;
+    // Counted from the start of the scan, resumed runs included.
+    let kept = earlier.filter((r) => r.class === 'kept').length;
     const show = (done: number) => {
       const now = [...running.entries()].map(([n, s]) => `${n}: ${s}`).join(' | ');
       line = `[${done}/${items.length}] kept ${kept}${now ? ` | ${now}` : ''}`;
