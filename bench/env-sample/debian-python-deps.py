@@ -7,7 +7,8 @@ system's packages when pip fails; docs/environments.md).
 Usage: python3 bench/env-sample/debian-python-deps.py LIST... | xargs apt-get install -y
 LIST: scan lists (`<mirror git dir> <commit> <name>` lines, as scratch/sample-local.txt).
 It reads the files FrogNano reads (requirements files, pyproject.toml's
-dependencies, test extras and dependency groups) at each pinned commit, and
+dependencies, test extras, dependency groups and poetry tables, setup.cfg's
+and setup.py's requirement lists) at each pinned commit, and
 prints each dependency's Debian package where `apt-cache show` knows one.
 """
 import re
@@ -41,6 +42,20 @@ def names(git_dir, commit):
         for table in (doc.get("project", {}).get("optional-dependencies", {}), doc.get("dependency-groups", {})):
             for key in TEST_EXTRAS:
                 reqs += [x for x in (table or {}).get(key, []) if isinstance(x, str)]
+        poetry = doc.get("tool", {}).get("poetry", {})
+        for table in [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})] + [
+                poetry.get("group", {}).get(g, {}).get("dependencies", {}) for g in TEST_EXTRAS]:
+            reqs += [n for n, v in (table or {}).items() if n.lower() != "python" and not (isinstance(v, dict) and v.get("optional"))]
+    cfg = show(git_dir, commit, "setup.cfg") or ""
+    for key in ("install_requires", "tests_require") + tuple(TEST_EXTRAS):
+        m = re.search(rf"^{key}\s*[=:]\s*(.*(?:\n[ \t]+\S.*)*)", cfg, re.M)
+        if m:
+            reqs += [l.strip() for l in m.group(1).splitlines() if l.strip() and not l.strip().startswith(("#", ";"))]
+    setup_py = show(git_dir, commit, "setup.py") or ""
+    for key in ("install_requires", "tests_require"):
+        m = re.search(rf"\b{key}\s*=\s*\[([^\]]*)\]", setup_py)
+        if m:
+            reqs += re.findall(r"['\"]([^'\"]+)['\"]", m.group(1))
     out = set()
     for r in reqs:
         m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", r)
@@ -51,7 +66,8 @@ def names(git_dir, commit):
 
 def debian(name):
     for cand in dict.fromkeys([name, name.removeprefix("python-")]):
-        if subprocess.run(["apt-cache", "show", f"python3-{cand}"], capture_output=True).returncode == 0:
+        r = subprocess.run(["apt-cache", "show", f"python3-{cand}"], capture_output=True, text=True)
+        if r.returncode == 0 and "\nVersion:" in f"\n{r.stdout}":  # a purely virtual package has no version to install
             return f"python3-{cand}"
     return None
 
