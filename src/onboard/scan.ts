@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'nod
 import { join } from 'node:path';
 import { buildEnvironment } from '../env/build.js';
 import { addEnvironment, findEnvironment, registeredEnvironment } from '../env/registry.js';
+import type { LoadedEnv } from '../env/load.js';
 import { checkEnvironment, checkRecord } from '../grading/env-check.js';
 import { runEval } from '../eval/run.js';
 import { oracleModel } from '../eval/oracle.js';
@@ -174,7 +175,7 @@ async function scanOne(item: ScanItem, opts: ScanOptions): Promise<ScanResult> {
       checkSeconds: Math.round((performance.now() - c0) / 100) / 10,
     };
     if (!check.accepted) return finish({ ...checked, class: checkClass(check, spec.setup), detail: check.reasons.join('\n') });
-    return await probe(item, opts, checked, finish, step);
+    return await probe(item, env, opts, checked, finish, step);
   } catch (err) {
     if (isStorageFailure(err, opts.dataDir) || isStorageFailure(err, opts.outDir)) throw err;
     return finish({ class: 'scan-error', detail: errorMessage(err).split('\n').slice(0, 3).join('\n') });
@@ -184,12 +185,12 @@ async function scanOne(item: ScanItem, opts: ScanOptions): Promise<ScanResult> {
 /** The probe of an accepted environment: a small synthesis, then the reference fix and an empty change on each valid task. */
 async function probe(
   item: ScanItem,
+  env: LoadedEnv,
   opts: ScanOptions,
   checked: Partial<ScanResult>,
   finish: (r: Partial<ScanResult> & { class: ScanClass; detail: string }) => ScanResult,
   step: (s: string) => void,
 ): Promise<ScanResult> {
-  const env = findEnvironment(opts.store, item.name);
   const tasks: Task[] = [];
   // Rounds of ROUND candidates until WANTED are valid or --probe are tried: a fixed small probe
   // rejected a repository whose yield is one in four one time in ten (0.75^8).
