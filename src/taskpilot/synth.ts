@@ -131,7 +131,7 @@ function patches(files: Candidate['files']): { bugPatch: string; fixPatch: strin
   };
 }
 
-/** The test file of a test id: pytest ids carry it; TAP ids get it from the failure location. */
+/** The test file of a test id: pytest ids carry it (a mocha suite title before "::" is none); TAP ids get it from the failure location. */
 /**
  * Whether a failing test's file can be withheld from the agent: only a test file, never code. A doctest's file is the
  * module it documents, and a file the bug edits is where the fix goes; hiding either left the fix unwritable.
@@ -143,7 +143,8 @@ function hideable(file: string, testPaths: readonly string[], bugPatch: string):
 }
 
 function testFileOf(id: string, known: Record<string, string>): string | undefined {
-  return known[id] ?? (id.includes('::') ? id.split('::')[0] : undefined);
+  const prefix = id.split('::')[0]!;
+  return known[id] ?? (id.includes('::') && /\.py$/.test(prefix) ? prefix : undefined);
 }
 
 async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts: SynthOptions, stats: SynthStats): Promise<Task | null> {

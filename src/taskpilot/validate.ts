@@ -199,9 +199,13 @@ export class EnvValidator {
     return (this.opts.check ?? ((x) => this.check(x)))(c);
   }
 
-  /** Whether a test's definition lies outside the protected test paths (its file from the report, else a pytest id's path). */
+  /**
+   * Whether a test's definition lies outside the protected test paths: its file from the report, else the path a
+   * pytest id starts with. A mocha suite's title also comes before "::", so only a prefix naming a Python file counts.
+   */
   private definedInCode(id: string, file: string | undefined): boolean {
-    const rel = file ?? (id.includes('::') ? id.split('::')[0] : undefined);
+    const prefix = id.split('::')[0]!;
+    const rel = file ?? (id.includes('::') && /\.py$/.test(prefix) ? prefix : undefined);
     return rel !== undefined && !rel.startsWith('/') && !matchesAny(rel, this.built.env.spec.testPaths);
   }
 

@@ -92,6 +92,29 @@ describe('validator', () => {
     assert.deepEqual(verdict.grading, fresh);
   });
 
+  it('keeps labels whose ids hold "::" without naming a file (a mocha suite title, as its xunit report gives them)', async () => {
+    // A runner that writes JUnit with a classname and no file attribute, as mocha's xunit reporter does.
+    const runner = [
+      "const { writeFileSync } = require('node:fs');",
+      "import('../src/math.js').then(({ add, mul, neg }) => {",
+      "  const cases = [['add sums', add(2, 3) === 5], ['mul multiplies', mul(2, 3) === 6], ['neg negates', neg(2) === -2]];",
+      '  const xml = cases.map(([name, ok]) => `<testcase classname="my-lib" name="${name}">${ok ? \'\' : \'<failure message="wrong"/>\'}</testcase>`).join(\'\');',
+      '  writeFileSync(process.argv[2], `<testsuite tests=\"3\">${xml}</testsuite>`);',
+      '});',
+      '',
+    ].join('\n');
+    const env = makeJsEnv(
+      { 'src/math.js': MATH, 'tests/run.cjs': runner },
+      { test: { command: ['node', 'tests/run.cjs', '{report}'], report: { format: 'junit', from: 'file' } } },
+    );
+    const dataDir = tempDir();
+    const built = await buildEnvironment(env, { dataDir, runtime });
+    const v = new EnvValidator(built, runtime, dataDir, { referenceRuns: 2, candidateRuns: 2 });
+    const verdict = await v.validate(change(MATH.replace('a + b', 'a - b')));
+    assert.equal(verdict.valid, true, JSON.stringify(verdict));
+    if (verdict.valid) assert.deepEqual(verdict.f2p, ['my-lib::add sums']);
+  });
+
   it('rejects a no-op', async () => {
     const v = await validator();
     const verdict = await v.validate(change(MATH.replace('return -a;', 'return -a; // same')));
