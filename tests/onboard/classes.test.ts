@@ -35,6 +35,21 @@ async function grade(tasks: Task[], dataDir: string, built: Awaited<ReturnType<t
   return { fix: fix.map((r) => r.attempts[0]!.reward), empty: empty.map((r) => r.attempts[0]!.reward) };
 }
 
+/** Every reference fix earns 1 and no empty change does. */
+async function assertSound(tasks: Task[], dataDir: string, built: Awaited<ReturnType<typeof buildEnvironment>>) {
+  const { fix, empty } = await grade(tasks, dataDir, built);
+  assert.deepEqual(
+    fix,
+    tasks.map(() => 1),
+    'every reference fix earns 1',
+  );
+  assert.deepEqual(
+    empty,
+    tasks.map(() => 0),
+    'no empty change earns 1',
+  );
+}
+
 describe('onboarding classes (issue 53)', () => {
   const dataDir = tempDir();
   const store = new Store(dataDir);
@@ -83,17 +98,7 @@ describe('onboarding classes (issue 53)', () => {
     });
     assert.equal(stats.byEnv['built-lib']?.outcomes.leak ?? 0, 0, `no candidate is rejected as a leak: ${stats.rejections.map((r) => r.detail).join('; ')}`);
     assert.ok(tasks.length >= 1, `valid tasks: ${JSON.stringify(stats)}`);
-    const { fix, empty } = await grade(tasks, dataDir, built);
-    assert.deepEqual(
-      fix,
-      tasks.map(() => 1),
-      'every reference fix earns 1',
-    );
-    assert.deepEqual(
-      empty,
-      tasks.map(() => 0),
-      'no empty change does',
-    );
+    await assertSound(tasks, dataDir, built);
   });
 
   it('tests whose outcome varies run to run (as timing-dependent ones do) are refused, and never labels even with --force', async () => {
@@ -138,15 +143,7 @@ describe('onboarding classes (issue 53)', () => {
       assert.ok(!t.PASS_TO_PASS.some((id) => /responds in time/.test(id)), `${t.id} keeps a varying test as P2P`);
     }
     if (tasks.length) {
-      const { fix, empty } = await grade(tasks, dataDir, await buildEnvironment(findEnvironment(store, 'timing-lib'), { dataDir, runtime }));
-      assert.deepEqual(
-        fix,
-        tasks.map(() => 1),
-      );
-      assert.deepEqual(
-        empty,
-        tasks.map(() => 0),
-      );
+      await assertSound(tasks, dataDir, await buildEnvironment(findEnvironment(store, 'timing-lib'), { dataDir, runtime }));
     }
   });
 
@@ -259,15 +256,7 @@ describe('onboarding classes (issue 53)', () => {
       assert.ok(!t.hiddenFiles.some((f) => f.startsWith('doclib/')), `${t.id} hides code: ${t.hiddenFiles.join(', ')}`);
       assert.ok(![...t.FAIL_TO_PASS, ...t.PASS_TO_PASS].some((id) => id.startsWith('doclib/')), `${t.id} labels a doctest`);
     }
-    const { fix, empty } = await grade(tasks, dataDir, await buildEnvironment(env, { dataDir, runtime }));
-    assert.deepEqual(
-      fix,
-      tasks.map(() => 1),
-    );
-    assert.deepEqual(
-      empty,
-      tasks.map(() => 0),
-    );
+    await assertSound(tasks, dataDir, await buildEnvironment(env, { dataDir, runtime }));
   });
 
   it('a Python dependency pip cannot fetch is taken from the system packages (Debian python3-*)', {
