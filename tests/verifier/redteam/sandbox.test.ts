@@ -31,7 +31,11 @@ describe('red team: the sandbox', { skip }, () => {
         const { report, outputs } = await red.episode(
           name,
           (ws) => [
-            sh(`find / \\( -path /proc -o -path /sys \\) -prune -o -type f \\( ${names} \\) -print0 2>/dev/null | xargs -0 -r md5sum; echo find done`),
+            // /usr and the interpreter's prefix are the host's read-only system files (left out of the grep too): searching them
+            // timed out at 30 s on a machine with many packages, and they hold nothing of the task.
+            sh(
+              `find / \\( -path /proc -o -path /sys -o -path /usr -o -path '*/.pyenv' \\) -prune -o -type f \\( ${names} \\) -print0 2>/dev/null | xargs -0 -r md5sum; echo find done`,
+            ),
             sh(
               "printf '%s\\n' 'return a + b' 'add(2, 3)' > /tmp/needles; grep -rIlF -f /tmp/needles / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev --exclude-dir=usr --exclude-dir=.pyenv --exclude=needles 2>/dev/null; echo grep done",
             ),
