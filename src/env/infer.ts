@@ -115,9 +115,14 @@ function plan(p: Project, language: Language, opts: InferOptions): Omit<RunnerPl
   if (language === 'python') return pythonRunner(p, opts.runner);
   const made = jsRunner(p, opts.runner);
   if (made) return made;
+  const script = p.json('package.json')?.scripts;
+  const test = isRecord(script) && typeof script.test === 'string' ? script.test : null;
+  const known = RUNNERS.filter((r) => !PY_RUNNERS.includes(r));
   throw new UserError(
-    `could not tell how ${p.dir} runs its tests: its package.json has no test script naming a runner, no runner config or dependency, and no file imports node:test`,
-    `pass --runner ${RUNNERS.filter((r) => !PY_RUNNERS.includes(r)).join('|')}`,
+    test
+      ? `could not tell how ${p.dir} runs its tests: its test script ("${test.slice(0, 120)}") names none of the runners FrogNano reads (${known.join(', ')}), and no runner config, dependency or node:test import names one`
+      : `could not tell how ${p.dir} runs its tests: its package.json has no test script, no runner config or dependency, and no file imports node:test`,
+    `pass --runner ${known.join('|')}, or --test-command "<command>" --report tap|junit for a command that prints TAP or writes JUnit to {report}`,
   );
 }
 

@@ -140,6 +140,16 @@ describe('env add infers the test runner from the project', () => {
     );
   });
 
+  it('quotes a test script that names a runner it cannot read (uvu), with the flags that would do', () => {
+    assert.throws(
+      () => infer({ 'package.json': JSON.stringify({ scripts: { test: 'uvu -r esm test' }, devDependencies: { uvu: '^0.5.0' } }), 'test/a.js': '' }),
+      (err: Error) =>
+        err instanceof UserError &&
+        /its test script \("uvu -r esm test"\) names none of the runners FrogNano reads/.test(err.message) &&
+        /--test-command "<command>" --report tap\|junit/.test(err.hint ?? ''),
+    );
+  });
+
   it('takes --runner where the project does not say, and refuses one of another language', () => {
     assert.equal(infer({ 'package.json': '{}', 'test/a.js': '' }, { runner: 'tape' }).runner, 'tape');
     assert.throws(() => infer({ 'package.json': '{}', 'test/a.js': '' }, { runner: 'pytest' }), /does not run javascript tests/);
