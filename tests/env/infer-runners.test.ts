@@ -35,6 +35,13 @@ describe('env add infers the test runner from the project', () => {
     },
     ava: { runner: 'ava', evidence: /package\.json "ava" and a ava dependency/, argv: /^node node_modules\/\.bin\/ava --tap$/, format: 'tap', from: 'stdout' },
     tape: { runner: 'tape', evidence: /scripts\.test runs tape/, argv: /^node node_modules\/\.bin\/tape test\/\*\.js$/, format: 'tap', from: 'stdout' },
+    brittle: {
+      runner: 'brittle',
+      evidence: /scripts\.test runs brittle/,
+      argv: /^node node_modules\/\.bin\/brittle test\/\*\.js$/,
+      format: 'tap',
+      from: 'stdout',
+    },
     'node-tap': {
       runner: 'node-tap',
       evidence: /scripts\.test runs node-tap/,

@@ -115,6 +115,17 @@ export const JS_RUNNER_REPOS: Record<string, { files: RepoFiles; tests: number }
       'test/math.js': tapStyle("const test = require('tape');\nconst { add, clamp, mean } = require('../lib/math');", 'test'),
     },
   },
+  brittle: {
+    tests: 5,
+    files: {
+      'package.json': pkg({ scripts: { test: 'brittle test/*.js' }, devDependencies: { brittle: '^3.0.0' } }),
+      'lib/math.js': LIB,
+      'test/math.js': tapStyle("const test = require('brittle');\nconst { add, clamp, mean } = require('../lib/math');", 'test').replaceAll(
+        /t\.equal\(([^;]*)\); t\.end\(\);/g,
+        't.is($1);',
+      ),
+    },
+  },
   'node-tap': {
     tests: 5,
     files: {

@@ -129,6 +129,18 @@ export const JS_RUNNERS: Record<JsRunnerName, JsRunner> = {
       env: {},
     }),
   },
+  // Holepunch's runner: TAP on stdout, each test a group of indented asserts (read as tape's are).
+  brittle: {
+    pkg: 'brittle',
+    bins: ['brittle', 'brittle-bare', 'brittle-node'],
+    configFiles: [],
+    drop: { flag: /^(--watch|-w|--coverage|-c)$/, withValue: NONE },
+    build: (args, p) => ({
+      command: [...bin('brittle'), ...(args.length ? args : ['test/**/*.js', 'test.js'].filter((g) => p.exists(g.split('/')[0]!)))],
+      report: { format: 'tap', from: 'stdout' },
+      env: {},
+    }),
+  },
   'node-test': {
     pkg: '',
     bins: [],
@@ -145,7 +157,7 @@ export const JS_RUNNERS: Record<JsRunnerName, JsRunner> = {
 };
 
 /** In the order dependencies are tried: a project with several runners installed is usually run by the first. */
-export const JS_RUNNER_NAMES: JsRunnerName[] = ['vitest', 'jest', 'ava', 'node-tap', 'mocha', 'tape', 'node-test'];
+export const JS_RUNNER_NAMES: JsRunnerName[] = ['vitest', 'jest', 'ava', 'node-tap', 'mocha', 'tape', 'brittle', 'node-test'];
 
 export function isJsRunner(name: string | undefined): name is JsRunnerName {
   return (JS_RUNNER_NAMES as string[]).includes(name ?? '');

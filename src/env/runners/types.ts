@@ -2,7 +2,7 @@
 // a machine-readable report, and which files are its tests.
 import type { ReportFormat } from '../../report/types.js';
 
-export const RUNNERS = ['node-test', 'tape', 'mocha', 'node-tap', 'ava', 'jest', 'vitest', 'pytest', 'unittest'] as const;
+export const RUNNERS = ['node-test', 'tape', 'brittle', 'mocha', 'node-tap', 'ava', 'jest', 'vitest', 'pytest', 'unittest'] as const;
 export type RunnerName = (typeof RUNNERS)[number];
 
 export interface RunnerPlan {
