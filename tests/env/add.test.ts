@@ -57,7 +57,7 @@ describe('env add', () => {
     const store = new Store(tempDir());
     await assert.rejects(addEnvironment(store, repo({ 'package.json': '{}', 'index.js': '' })), (err: Error) => {
       assert.match(err.message, /could not tell how .* runs its tests/);
-      assert.match((err as UserError).hint ?? '', /^pass --runner node-test\|tape\|mocha/);
+      assert.match((err as UserError).hint ?? '', /^pass --runner node-test\|tape\|brittle\|mocha/);
       return true;
     });
     store.close();
