@@ -19,11 +19,12 @@ grep -q 'resuming run "default" after step 1' "$data/second.err" || { echo "smok
 test "$(wc -l < "$run/metrics.jsonl")" -eq 2 || { echo "smoke: expected 2 metrics lines after resuming"; cat "$run/metrics.jsonl"; exit 1; }
 # The run's attempts are kept, and the dashboard serves them from the installed package.
 npx frognano gc --data-dir "$data" --dry-run | grep -Eq '^default +stopped +[1-9]' || { echo "smoke: gc lists no attempts of the run"; exit 1; }
-npx frognano serve --data-dir "$data" --port 0 2> "$data/serve.err" &
+# Its own process group: npx runs the server as a child, which killing npx alone left running.
+setsid npx frognano serve --data-dir "$data" --port 0 2> "$data/serve.err" &
 serve=$!
 url=""
 for _ in $(seq 100); do url="$(grep -o 'http://[^ ]*' "$data/serve.err" || true)"; [ -n "$url" ] && break; sleep 0.2; done
 node -e 'fetch(process.argv[1] + "api/runs").then((r) => r.json()).then((runs) => process.exit(runs.some((r) => r.name === "default" && r.attempts > 0) ? 0 : 1))' "$url" \
-  || { kill "$serve"; echo "smoke: the dashboard does not list the run"; cat "$data/serve.err"; exit 1; }
-kill "$serve"
+  || { kill -- -"$serve"; echo "smoke: the dashboard does not list the run"; cat "$data/serve.err"; exit 1; }
+kill -- -"$serve"
 echo "smoke: train wrote metrics and a checkpoint, and resumed ($(head -1 "$data/second.out")); the dashboard lists the run"
