@@ -20,7 +20,7 @@ import type { LlmGenerator } from './llm.js';
 import { proceduralAttempts } from './procedural/generate.js';
 import { sourceFiles } from './sources.js';
 import { reachedByTests } from './reachable.js';
-import { EnvValidator, type CheckChange, type RejectReason } from './validate.js';
+import { EnvValidator, pytestIdFile, type CheckChange, type RejectReason } from './validate.js';
 import { handwrittenCandidate, type HandwrittenBug } from './handwritten.js';
 import { isStorageFailure } from '../util/storage-failure.js';
 import { errorMessage } from '../util/errors.js';
@@ -143,8 +143,7 @@ function hideable(file: string, testPaths: readonly string[], bugPatch: string):
 }
 
 function testFileOf(id: string, known: Record<string, string>): string | undefined {
-  const prefix = id.split('::')[0]!;
-  return known[id] ?? (id.includes('::') && /\.py$/.test(prefix) ? prefix : undefined);
+  return known[id] ?? pytestIdFile(id);
 }
 
 async function validateOne(c: Candidate, v: EnvValidator, built: BuiltEnv, opts: SynthOptions, stats: SynthStats): Promise<Task | null> {

@@ -43,6 +43,12 @@ import { errorMessage } from '../util/errors.js';
  */
 export const SHAKY_REFERENCE_RUNS = 10;
 
+/** The file a pytest id starts with ("tests/test_a.py::T::t"); none where the text before "::" is no .py file (a mocha suite title). */
+export function pytestIdFile(id: string): string | undefined {
+  const prefix = id.split('::')[0]!;
+  return id.includes('::') && prefix.endsWith('.py') ? prefix : undefined;
+}
+
 export type RejectReason = 'apply-failed' | 'duplicate' | 'timeout' | 'infra' | 'no-f2p' | 'no-p2p' | 'flaky' | 'fix-fails' | 'leak';
 
 export interface CandidateChange {
@@ -204,8 +210,7 @@ export class EnvValidator {
    * pytest id starts with. A mocha suite's title also comes before "::", so only a prefix naming a Python file counts.
    */
   private definedInCode(id: string, file: string | undefined): boolean {
-    const prefix = id.split('::')[0]!;
-    const rel = file ?? (id.includes('::') && /\.py$/.test(prefix) ? prefix : undefined);
+    const rel = file ?? pytestIdFile(id);
     return rel !== undefined && !rel.startsWith('/') && !matchesAny(rel, this.built.env.spec.testPaths);
   }
 
